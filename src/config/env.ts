@@ -1,0 +1,140 @@
+import { z } from 'zod';
+
+/**
+ * Every setting comes from the environment (and an optional `.env`), parsed once at start.
+ * A wrong value stops start-up with one line naming the variable and what is wrong
+ * (docs/decisions/0002-configuration.md). `.env.example` documents every variable.
+ */
+
+const port = z.coerce
+  .number({ error: 'must be a whole number between 1 and 65535' })
+  .int('must be a whole number between 1 and 65535')
+  .min(0, 'must be a whole number between 1 and 65535')
+  .max(65535, 'must be a whole number between 1 and 65535');
+
+const seconds = (fallback: number, min: number, max: number) =>
+  z.coerce
+    .number({ error: `must be a whole number of seconds between ${min} and ${max}` })
+    .int(`must be a whole number of seconds between ${min} and ${max}`)
+    .min(min, `must be at least ${min} seconds`)
+    .max(max, `must be at most ${max} seconds`)
+    .default(fallback);
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((value) => /^https?:\/\/[^\s/]+/.test(value) && URL.canParse(value), {
+    message: 'must be an http:// or https:// URL',
+  })
+  .transform((value) => value.replace(/\/+$/, ''));
+
+const postgresUrl = z
+  .string()
+  .trim()
+  .refine(
+    (value) => /^postgres(ql)?:\/\/[^\s]*$/.test(value) && URL.canParse(value),
+    'must be a postgres:// or postgresql:// URL, e.g. postgres://user@127.0.0.1:5432/earshot',
+  );
+
+const smtpUrl = z
+  .string()
+  .trim()
+  .refine(
+    (value) => /^smtps?:\/\/[^\s]+$/.test(value) && URL.canParse(value),
+    'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587',
+  );
+
+/** Empty strings count as unset, so `FOO=` in a .env file means "use the default". */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+const withDefault = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema);
+
+export const envSchema = z
+  .object({
+    NODE_ENV: withDefault(z.enum(['development', 'production', 'test']).default('production')),
+    PORT: withDefault(port.default(3000)),
+    HOST: withDefault(z.string().trim().min(1).default('127.0.0.1')),
+    PUBLIC_URL: optional(httpUrl),
+    DATA_DIR: withDefault(z.string().trim().min(1).default('./data')),
+    DATABASE_URL: optional(postgresUrl),
+    LOG_LEVEL: withDefault(
+      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    ),
+    POSTHOG_KEY: optional(z.string().trim().min(1)),
+    POSTHOG_HOST: withDefault(httpUrl.default('https://us.i.posthog.com')),
+    SMTP_URL: optional(smtpUrl),
+    MAIL_FROM: withDefault(z.string().trim().min(3).default('Earshot <alerts@earshot.local>')),
+    COGNITO_REGION: withDefault(
+      z
+        .string()
+        .regex(/^[a-z]{2}(-gov)?-[a-z]+-\d$/, 'must be an AWS region such as us-east-2')
+        .default('us-east-2'),
+    ),
+    COGNITO_USER_POOL_ID: optional(
+      z
+        .string()
+        .regex(/^[a-z]{2}(-gov)?-[a-z]+-\d_[A-Za-z0-9]+$/, 'must look like us-east-2_AbCdEf123'),
+    ),
+    COGNITO_CLIENT_ID: optional(
+      z.string().regex(/^[a-z0-9]{1,128}$/, 'must be a Cognito app client id (lower-case letters and digits)'),
+    ),
+    COGNITO_CLIENT_SECRET: optional(z.string().min(1)),
+    IDP_ACCESS_TOKEN_TTL_SECONDS: withDefault(seconds(3600, 5, 86_400)),
+    IDP_REFRESH_TOKEN_TTL_SECONDS: withDefault(seconds(30 * 86_400, 60, 3650 * 86_400)),
+    MAX_MONITORS_PER_USER: withDefault(
+      z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100_000).default(100),
+    ),
+  })
+  .superRefine((env, ctx) => {
+    const cognito = [env.COGNITO_USER_POOL_ID, env.COGNITO_CLIENT_ID];
+    if (cognito.some(Boolean) && !cognito.every(Boolean)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.COGNITO_USER_POOL_ID ? 'COGNITO_CLIENT_ID' : 'COGNITO_USER_POOL_ID'],
+        message: 'must be set together with the other COGNITO_* variable (or unset both)',
+      });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export type Config = Env & {
+  /** The URL at which browsers reach this server; derived from HOST and PORT when unset. */
+  publicUrl: string;
+  /** True when COGNITO_USER_POOL_ID is set: the browser talks to AWS and the embedded IdP is off. */
+  usesExternalCognito: boolean;
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Parses the environment. Throws a ConfigError whose message is one line naming the first
+ * bad variable and what is wrong; the others follow on the same line.
+ */
+export function parseConfig(source: Record<string, string | undefined>): Config {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const name = issue.path.join('.') || 'environment';
+      const given = typeof issue.path[0] === 'string' ? source[issue.path[0]] : undefined;
+      const shown = given === undefined || isSecretName(name) ? '' : ` (got "${given}")`;
+      return `${name} ${issue.message}${shown}`;
+    });
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const env = result.data;
+  const browserHost = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
+  return {
+    ...env,
+    publicUrl: env.PUBLIC_URL ?? `http://${browserHost.includes(':') ? `[${browserHost}]` : browserHost}:${env.PORT}`,
+    usesExternalCognito: Boolean(env.COGNITO_USER_POOL_ID),
+  };
+}
+
+function isSecretName(name: string): boolean {
+  return /SECRET|PASSWORD|KEY|DATABASE_URL|SMTP_URL/.test(name);
+}

@@ -1,0 +1,56 @@
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
+import type { PgliteDatabase } from 'drizzle-orm/pglite';
+import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+import type { DatabaseHandle } from './client.ts';
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
+
+// Any constant works; it only has to be the same in every process that migrates this database.
+const MIGRATION_LOCK_ID = 7_221_042;
+
+/**
+ * Applies the committed migrations that have not run yet (Drizzle records them in
+ * `drizzle.__drizzle_migrations`, so a second start applies nothing). On a PostgreSQL server an
+ * advisory lock keeps several processes starting at once from racing.
+ */
+export async function migrateDatabase(handle: DatabaseHandle): Promise<{ applied: number }> {
+  const before = await countApplied(handle);
+  if (handle.driver.kind === 'pglite') {
+    await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder: MIGRATIONS_FOLDER });
+  } else {
+    const client = await handle.driver.pool.connect();
+    try {
+      await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+      await migratePostgres(handle.db as unknown as NodePgDatabase, {
+        migrationsFolder: MIGRATIONS_FOLDER,
+      });
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
+      client.release();
+    }
+  }
+  const after = await countApplied(handle);
+  return { applied: after - before };
+}
+
+async function countApplied(handle: DatabaseHandle): Promise<number> {
+  try {
+    const result = await handle.db.execute(
+      sql`select count(*)::int as count from drizzle.__drizzle_migrations`,
+    );
+    return Number(rowsOf<{ count: number }>(result)[0]?.count ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** node-postgres returns `{ rows }`, PGlite returns `{ rows }` too; the type differs per driver. */
+export function rowsOf<T>(result: unknown): T[] {
+  if (result && typeof result === 'object' && 'rows' in result && Array.isArray(result.rows)) {
+    return result.rows as T[];
+  }
+  return [];
+}

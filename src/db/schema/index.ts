@@ -1,0 +1,2 @@
+// The one place that lists every table, for Drizzle's relational queries and drizzle-kit.
+export * from './users.ts';

@@ -1,0 +1,31 @@
+import { sql } from 'drizzle-orm';
+import { check, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+export const EMAIL_ALERT_MODES = ['instant', 'hourly', 'daily', 'off'] as const;
+export type EmailAlertMode = (typeof EMAIL_ALERT_MODES)[number];
+
+/**
+ * The product's own record of a person. `id` is the identity token's `sub`, whichever identity
+ * provider issued it (the embedded one or a real Cognito pool).
+ */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey(),
+    email: text('email').notNull(),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    timezone: text('timezone').notNull().default('UTC'),
+    emailAlerts: text('email_alerts', { enum: EMAIL_ALERT_MODES }).notNull().default('instant'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      'users_email_alerts_check',
+      sql`${table.emailAlerts} in ('instant', 'hourly', 'daily', 'off')`,
+    ),
+  ],
+);
+
+export type UserRow = typeof users.$inferSelect;

@@ -1,0 +1,67 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Config } from '../config/env.ts';
+import type { Logger } from '../server/logger.ts';
+
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  headers?: Record<string, string>;
+};
+
+export type SentMail = { messageId: string; file?: string };
+
+export type Mailer = {
+  send(message: MailMessage): Promise<SentMail>;
+  close(): Promise<void>;
+};
+
+/**
+ * One mailer for every email Earshot sends (identity codes now, alerts later): SMTP when
+ * SMTP_URL is set, otherwise an .eml file under DATA_DIR/mail and a log line saying where.
+ * Never logs the body: it can hold a code.
+ */
+export function createMailer({ config, logger }: { config: Config; logger: Logger }): Mailer {
+  if (config.SMTP_URL) {
+    const transport = nodemailer.createTransport(config.SMTP_URL);
+    return {
+      async send(message) {
+        const info = await transport.sendMail({ from: config.MAIL_FROM, ...message });
+        logger.info({ to: redactAddress(message.to), subject: message.subject, messageId: info.messageId }, 'mail sent');
+        return { messageId: info.messageId };
+      },
+      async close() {
+        transport.close();
+      },
+    };
+  }
+
+  const directory = path.resolve(config.DATA_DIR, 'mail');
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(message) {
+      const info = await transport.sendMail({ from: config.MAIL_FROM, ...message });
+      mkdirSync(directory, { recursive: true });
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const file = path.join(directory, `${stamp}-${Math.random().toString(36).slice(2, 8)}.eml`);
+      const raw = info.message;
+      writeFileSync(file, Buffer.isBuffer(raw) ? raw : String(raw));
+      logger.info(
+        { to: redactAddress(message.to), subject: message.subject, file },
+        `mail written to ${file} (no SMTP_URL configured)`,
+      );
+      return { messageId: info.messageId, file };
+    },
+    async close() {},
+  };
+}
+
+/** "alice@example.com" → "a***@example.com": enough to follow a delivery in logs. */
+export function redactAddress(address: string): string {
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return '***';
+  return `${address[0]}***${address.slice(at)}`;
+}

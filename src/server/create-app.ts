@@ -1,0 +1,59 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { requestId } from 'hono/request-id';
+import type { AppDeps } from './app-deps.ts';
+import { createErrorHandler, jsonError, validationError } from './http/errors.ts';
+import { requestLog } from './http/request-log.ts';
+import { analyticsOrigins, createSecurityHeaders } from './http/security-headers.ts';
+import { createStaticWeb } from './http/static-web.ts';
+import { createHealthRoutes } from './routes/health.ts';
+import { createPublicConfigRoutes } from './routes/public-config.ts';
+
+/**
+ * Builds the whole HTTP surface without listening, so tests call `app.request()` or serve it
+ * on a random port: /api (the product API), /idp (the embedded identity service), and the web app.
+ */
+export function createApp(deps: AppDeps) {
+  const onError = createErrorHandler(deps.logger);
+  const app = new OpenAPIHono();
+  app.onError(onError);
+  app.use('*', requestId());
+  app.use(
+    '*',
+    createSecurityHeaders({
+      connectOrigins: deps.identity.connectOrigins(),
+      analyticsOrigins: deps.config.POSTHOG_KEY ? analyticsOrigins(deps.config.POSTHOG_HOST) : [],
+    }),
+  );
+
+  const api = new OpenAPIHono({
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.error);
+    },
+  });
+  api.onError(onError);
+  api.use('*', requestLog(deps.logger));
+  api.use(
+    '*',
+    bodyLimit({
+      maxSize: 256 * 1024,
+      onError: (c) => jsonError(c, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 256 KB.'),
+    }),
+  );
+  api.route('/', createHealthRoutes(deps));
+  api.route('/', createPublicConfigRoutes(deps));
+  api.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: 'Earshot API', version: deps.version },
+  });
+  // Registered last, so it only answers what no route above matched (a sub-app's notFound
+  // handler is not consulted once it is mounted with app.route()).
+  api.all('*', (c) =>
+    jsonError(c, 'NOT_FOUND', `There is no API endpoint ${c.req.method} ${c.req.path}.`),
+  );
+  app.route('/api', api);
+
+  if (deps.identity.routes) app.route('/idp', deps.identity.routes);
+  if (deps.webRoot) app.route('/', createStaticWeb(deps.webRoot));
+  return app;
+}

@@ -1,0 +1,36 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppDeps } from '../app-deps.ts';
+
+const healthSchema = z
+  .object({
+    status: z.enum(['ok', 'degraded']),
+    version: z.string(),
+    uptimeSeconds: z.number().int(),
+    database: z.object({ ok: z.boolean(), kind: z.enum(['pglite', 'postgres']) }),
+  })
+  .openapi('Health');
+
+const route = createRoute({
+  method: 'get',
+  path: '/health',
+  tags: ['system'],
+  summary: 'Liveness and dependency health; 503 when the database does not answer',
+  responses: {
+    200: { description: 'Healthy', content: { 'application/json': { schema: healthSchema } } },
+    503: { description: 'A dependency is down', content: { 'application/json': { schema: healthSchema } } },
+  },
+});
+
+export function createHealthRoutes(deps: AppDeps) {
+  return new OpenAPIHono().openapi(route, async (c) => {
+    const databaseOk = await deps.database.ping();
+    const body = {
+      status: databaseOk ? ('ok' as const) : ('degraded' as const),
+      version: deps.version,
+      uptimeSeconds: Math.floor((Date.now() - deps.startedAt) / 1000),
+      database: { ok: databaseOk, kind: deps.database.kind },
+    };
+    c.header('Cache-Control', 'no-store');
+    return databaseOk ? c.json(body, 200) : c.json(body, 503);
+  });
+}

@@ -1,0 +1,31 @@
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { publicConfigSchema } from '../../shared/public-config.ts';
+import type { AppDeps } from '../app-deps.ts';
+
+const route = createRoute({
+  method: 'get',
+  path: '/config',
+  tags: ['system'],
+  summary: 'Public runtime configuration for the browser (identity provider, analytics)',
+  responses: {
+    200: {
+      description: 'The configuration',
+      content: { 'application/json': { schema: publicConfigSchema.openapi('PublicConfig') } },
+    },
+  },
+});
+
+export function createPublicConfigRoutes(deps: AppDeps) {
+  return new OpenAPIHono().openapi(route, (c) => {
+    const origin = deps.config.PUBLIC_URL ?? new URL(c.req.url).origin;
+    const { POSTHOG_KEY, POSTHOG_HOST } = deps.config;
+    c.header('Cache-Control', 'no-cache');
+    return c.json(
+      {
+        identity: deps.identity.publicSettings(origin),
+        analytics: POSTHOG_KEY ? { key: POSTHOG_KEY, host: POSTHOG_HOST } : null,
+      },
+      200,
+    );
+  });
+}

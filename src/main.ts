@@ -5,8 +5,8 @@ import { ConfigError, parseConfig } from './config/env.ts';
 import { loadDotEnv } from './config/load-env.ts';
 import { openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
-import { createIdentityProvider } from './identity/create-identity-provider.ts';
 import { createMailer } from './delivery/mailer.ts';
+import { createIdentityProvider } from './identity/create-identity-provider.ts';
 import { createApp } from './server/create-app.ts';
 import { createLogger } from './server/logger.ts';
 import { readVersion } from './server/version.ts';
@@ -47,7 +47,10 @@ async function main(): Promise<void> {
     server.once('listening', resolve);
     server.once('error', reject);
   });
-  logger.info({ url: config.publicUrl, identity: identity.kind }, `Earshot is listening on ${config.publicUrl}`);
+  logger.info(
+    { url: config.publicUrl, identity: identity.kind },
+    `Earshot is listening on ${config.publicUrl}`,
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -82,8 +85,10 @@ function startupMessage(error: unknown): string {
   if (error instanceof ConfigError) return error.message;
   if (error instanceof Error) {
     const code = 'code' in error ? String(error.code) : '';
-    if (code === 'EADDRINUSE') return 'Cannot start: the port is already in use. Set PORT to a free port.';
-    if (code === 'EACCES') return 'Cannot start: no permission to listen on that port. Use a PORT above 1024.';
+    if (code === 'EADDRINUSE')
+      return 'Cannot start: the port is already in use. Set PORT to a free port.';
+    if (code === 'EACCES')
+      return 'Cannot start: no permission to listen on that port. Use a PORT above 1024.';
     return `Cannot start: ${error.message.split('\n')[0]}`;
   }
   return `Cannot start: ${String(error)}`;

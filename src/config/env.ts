@@ -78,7 +78,12 @@ export const envSchema = z
         .regex(/^[a-z]{2}(-gov)?-[a-z]+-\d_[A-Za-z0-9]+$/, 'must look like us-east-2_AbCdEf123'),
     ),
     COGNITO_CLIENT_ID: optional(
-      z.string().regex(/^[a-z0-9]{1,128}$/, 'must be a Cognito app client id (lower-case letters and digits)'),
+      z
+        .string()
+        .regex(
+          /^[a-z0-9]{1,128}$/,
+          'must be a Cognito app client id (lower-case letters and digits)',
+        ),
     ),
     COGNITO_CLIENT_SECRET: optional(z.string().min(1)),
     IDP_ACCESS_TOKEN_TTL_SECONDS: withDefault(seconds(3600, 5, 86_400)),
@@ -130,7 +135,9 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
   const browserHost = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
   return {
     ...env,
-    publicUrl: env.PUBLIC_URL ?? `http://${browserHost.includes(':') ? `[${browserHost}]` : browserHost}:${env.PORT}`,
+    publicUrl:
+      env.PUBLIC_URL ??
+      `http://${browserHost.includes(':') ? `[${browserHost}]` : browserHost}:${env.PORT}`,
     usesExternalCognito: Boolean(env.COGNITO_USER_POOL_ID),
   };
 }

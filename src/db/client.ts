@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema/index.ts';
 
@@ -72,7 +72,9 @@ async function openPglite(dir: string): Promise<DatabaseHandle> {
   try {
     client = await PGlite.create(inMemory ? undefined : path.resolve(dir));
   } catch (error) {
-    throw new DatabaseUnavailableError(`Cannot open the embedded database in ${dir}: ${describe(error)}`);
+    throw new DatabaseUnavailableError(
+      `Cannot open the embedded database in ${dir}: ${describe(error)}`,
+    );
   }
   const db = drizzlePglite({ client, schema, casing: 'snake_case' }) as unknown as Database;
   return {

@@ -1,8 +1,8 @@
+import path from 'node:path';
 import { parseConfig } from '../config/env.ts';
 import { loadDotEnv } from '../config/load-env.ts';
 import { openDatabase } from './client.ts';
 import { migrateDatabase } from './migrate.ts';
-import path from 'node:path';
 
 // `npm run db:migrate`: the same migrations the server applies at start, for deploy pipelines.
 try {

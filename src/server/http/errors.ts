@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { API_ERROR_STATUS, type ApiErrorBody, type ApiErrorCode } from '../../shared/api-error.ts';
 import type { Logger } from '../logger.ts';
 
@@ -59,11 +59,18 @@ export function createErrorHandler(logger: Logger) {
     }
     if (error instanceof HTTPException) {
       const status = error.status;
-      if (status === 413) return jsonError(c, 'PAYLOAD_TOO_LARGE', 'The request body is too large.');
-      if (status === 401) return jsonError(c, 'UNAUTHORIZED', error.message || 'Sign in to continue.');
-      if (status < 500) return jsonError(c, 'BAD_REQUEST', error.message || 'The request is not valid.');
+      if (status === 413)
+        return jsonError(c, 'PAYLOAD_TOO_LARGE', 'The request body is too large.');
+      if (status === 401)
+        return jsonError(c, 'UNAUTHORIZED', error.message || 'Sign in to continue.');
+      if (status < 500)
+        return jsonError(c, 'BAD_REQUEST', error.message || 'The request is not valid.');
     }
     logger.error({ err: error, path: c.req.path, method: c.req.method }, 'unhandled error');
-    return jsonError(c, 'INTERNAL', 'Something went wrong on our side. Please try again in a moment.');
+    return jsonError(
+      c,
+      'INTERNAL',
+      'Something went wrong on our side. Please try again in a moment.',
+    );
   };
 }

@@ -8,7 +8,13 @@ export function requestLog(logger: Logger): MiddlewareHandler {
     await next();
     const durationMs = Math.round((performance.now() - started) * 10) / 10;
     const status = c.res.status;
-    const line = { method: c.req.method, path: c.req.path, status, durationMs, requestId: c.get('requestId') };
+    const line = {
+      method: c.req.method,
+      path: c.req.path,
+      status,
+      durationMs,
+      requestId: c.get('requestId'),
+    };
     if (status >= 500) logger.error(line, 'request');
     else logger.info(line, 'request');
   };

@@ -5,7 +5,10 @@ import { secureHeaders } from 'hono/secure-headers';
  * provider and analytics host. Styles allow 'unsafe-inline' only for style attributes set by
  * Radix and vaul (positioning); scripts never run inline.
  */
-export function createSecurityHeaders(options: { connectOrigins: string[]; analyticsOrigins: string[] }) {
+export function createSecurityHeaders(options: {
+  connectOrigins: string[];
+  analyticsOrigins: string[];
+}) {
   const connect = unique(["'self'", ...options.connectOrigins, ...options.analyticsOrigins]);
   const scripts = unique(["'self'", ...options.analyticsOrigins]);
   return secureHeaders({

@@ -17,7 +17,10 @@ const route = createRoute({
   summary: 'Liveness and dependency health; 503 when the database does not answer',
   responses: {
     200: { description: 'Healthy', content: { 'application/json': { schema: healthSchema } } },
-    503: { description: 'A dependency is down', content: { 'application/json': { schema: healthSchema } } },
+    503: {
+      description: 'A dependency is down',
+      content: { 'application/json': { schema: healthSchema } },
+    },
   },
 });
 

@@ -1,0 +1,5 @@
+import { ensureWebBuild } from './ensure-web-build.ts';
+
+// `npm start`: build what is missing, then run the one-process server on its embedded defaults.
+ensureWebBuild();
+await import('../src/main.ts');

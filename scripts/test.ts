@@ -1,0 +1,17 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureWebBuild } from './ensure-web-build.ts';
+
+/**
+ * `npm test`: every suite — unit, integration (PGlite, or the server named by DATABASE_URL) and
+ * end-to-end in Chromium against the built app. Extra arguments go to Vitest.
+ */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+ensureWebBuild();
+const vitest = path.join(ROOT, 'node_modules', '.bin', 'vitest');
+const result = spawnSync(vitest, ['run', ...process.argv.slice(2)], {
+  cwd: ROOT,
+  stdio: 'inherit',
+});
+process.exit(result.status ?? 1);

@@ -1,0 +1,25 @@
+import { type ReactNode, useEffect } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { paths } from '../../lib/paths.ts';
+import { restoreSession } from './restore-session.ts';
+
+/**
+ * Spec §4: UNDETERMINED and REFRESHING_TOKEN show the skeleton, VALID_TOKEN shows the page,
+ * FAILED redirects to the login page (remembering where the user wanted to go).
+ */
+export function AuthGate({ skeleton, children }: { skeleton: ReactNode; children: ReactNode }) {
+  const authState = useAppSelector((state) => state.session.authState);
+  const dispatch = useAppDispatch();
+  const location = useLocation();
+
+  useEffect(() => {
+    if (authState === 'UNDETERMINED') void dispatch(restoreSession());
+  }, [authState, dispatch]);
+
+  if (authState === 'VALID_TOKEN') return children;
+  if (authState === 'FAILED') {
+    return <Navigate to={paths.login.href(location.pathname + location.search)} replace />;
+  }
+  return skeleton;
+}

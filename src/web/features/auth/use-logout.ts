@@ -1,0 +1,26 @@
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
+import { useAppDispatch } from '../../app/hooks.ts';
+import { resetAnalytics } from '../../lib/analytics.ts';
+import { api } from '../../lib/api.ts';
+import { paths } from '../../lib/paths.ts';
+import { clearTokenRecord } from '../../lib/token-storage.ts';
+import { loggedOut } from './session-slice.ts';
+
+/**
+ * Spec §2: Log Out clears the stored session, resets the API cache and goes to the login page.
+ * The session is cleared after the navigation so the dashboard's auth gate, already unmounted,
+ * does not also redirect (with a "come back here" target the user did not ask for).
+ */
+export function useLogout() {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  return useCallback(async () => {
+    clearTokenRecord();
+    dispatch(api.util.resetApiState());
+    resetAnalytics();
+    // flushSync: unmount the dashboard now, not in a transition, before the session is cleared.
+    await navigate(paths.login.href(), { replace: true, flushSync: true });
+    dispatch(loggedOut());
+  }, [dispatch, navigate]);
+}

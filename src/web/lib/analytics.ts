@@ -1,0 +1,35 @@
+import type { PostHog } from 'posthog-js';
+import type { PublicConfig } from '../../shared/public-config.ts';
+
+/**
+ * PostHog, only when the server names a key: without one the library is not even downloaded,
+ * so no analytics request ever leaves the browser.
+ */
+let client: PostHog | null = null;
+let identified: string | null = null;
+
+export async function initAnalytics(settings: PublicConfig['analytics']): Promise<void> {
+  if (!settings || client) return;
+  const { default: posthog } = await import('posthog-js');
+  posthog.init(settings.key, {
+    api_host: settings.host,
+    person_profiles: 'identified_only',
+    capture_pageview: 'history_change',
+    capture_exceptions: true,
+    disable_session_recording: false,
+    session_recording: { maskAllInputs: true },
+  });
+  client = posthog;
+}
+
+/** Spec §1: after load, identify the user by sub and email. */
+export function identifyUser(sub: string, email: string): void {
+  if (!client || identified === sub) return;
+  client.identify(sub, { email });
+  identified = sub;
+}
+
+export function resetAnalytics(): void {
+  identified = null;
+  client?.reset();
+}

@@ -1,0 +1,81 @@
+import {
+  type BaseQueryFn,
+  createApi,
+  type FetchArgs,
+  type FetchBaseQueryError,
+  fetchBaseQuery,
+} from '@reduxjs/toolkit/query/react';
+
+/** How long an API call may take before it fails with TIMEOUT_ERROR. */
+export const API_TIMEOUT_MS = 15_000;
+
+type SessionShape = { session: { token: string | null } };
+
+/**
+ * Runs before every API call (spec §4): refreshes an expired access token. The accounts feature
+ * installs the real one at start; until then calls go out with whatever token the session has.
+ */
+export type TokenFreshener = () => Promise<void>;
+let freshenToken: TokenFreshener = async () => {};
+
+export function installTokenFreshener(freshener: TokenFreshener): void {
+  freshenToken = freshener;
+}
+
+const rawBaseQuery = fetchBaseQuery({
+  baseUrl: '/api',
+  timeout: API_TIMEOUT_MS,
+  prepareHeaders: (headers, { getState }) => {
+    const { token } = (getState() as SessionShape).session;
+    // Spec §6: the access token itself is the Authorization header (no scheme).
+    if (token) headers.set('Authorization', token);
+    if (!headers.has('Accept')) headers.set('Accept', 'application/json');
+    return headers;
+  },
+});
+
+const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (
+  args,
+  api,
+  extra,
+) => {
+  await freshenToken();
+  return rawBaseQuery(args, api, extra);
+};
+
+/**
+ * The one API slice (spec §7): base /api, JSON in and out, unused data kept 60 s, no automatic
+ * refetching. Features add their endpoints with `api.injectEndpoints`.
+ */
+export const api = createApi({
+  reducerPath: 'api',
+  baseQuery,
+  keepUnusedDataFor: 60,
+  refetchOnFocus: false,
+  refetchOnReconnect: false,
+  refetchOnMountOrArgChange: false,
+  tagTypes: ['Monitors', 'Matches', 'User'],
+  endpoints: () => ({}),
+});
+
+/** A sentence for people from any RTK Query error (spec §8 request-layer errors). */
+export function describeApiError(error: unknown): string {
+  if (!error || typeof error !== 'object' || !('status' in error)) {
+    return 'Something went wrong. Please try again.';
+  }
+  const { status } = error as FetchBaseQueryError;
+  if (status === 'FETCH_ERROR') return 'Cannot reach Earshot. Check your connection and try again.';
+  if (status === 'TIMEOUT_ERROR') return 'Earshot took too long to answer. Please try again.';
+  if (status === 'PARSING_ERROR')
+    return 'Earshot sent an answer we could not read. Please reload the page.';
+  const data = 'data' in error ? (error as { data: unknown }).data : undefined;
+  if (data && typeof data === 'object' && 'error' in data) {
+    const body = (data as { error: unknown }).error;
+    if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') {
+      return body.message;
+    }
+  }
+  if (typeof status === 'number' && status >= 500)
+    return 'Earshot had a problem on its side. Please try again shortly.';
+  return 'The request could not be completed. Please try again.';
+}

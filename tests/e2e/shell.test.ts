@@ -1,0 +1,131 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type AppProcess, startAppProcess } from '../support/app-process.ts';
+import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { createUnverifiableTokenRecord } from '../support/fake-tokens.ts';
+
+const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+const availability = browserAvailability();
+const DESKTOP = { width: 1280, height: 800 };
+const MOBILE = { width: 390, height: 844 };
+
+describe.runIf(availability.run)('the web shell in Chromium', () => {
+  let app: AppProcess;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    app = await startAppProcess();
+    browser = await launchBrowser(availability.run ? availability.path : '');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  async function pageWithSession(viewport: { width: number; height: number }, record?: object) {
+    const context = await browser.newContext({ viewport, baseURL: app.url });
+    if (record) {
+      await context.addInitScript((value) => {
+        if (!sessionStorage.getItem('seeded')) {
+          localStorage.setItem('token', value);
+          sessionStorage.setItem('seeded', '1');
+        }
+      }, JSON.stringify(record));
+    }
+    const opened = await openPage(context);
+    return { context, ...opened };
+  }
+
+  test('the home page renders without the dashboard layout', async () => {
+    const { context, page, problems } = await pageWithSession(DESKTOP);
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toMatch(
+      /Hear every mention/,
+    );
+    expect(await page.getByRole('link', { name: /sign up/i }).count()).toBeGreaterThan(0);
+    expect(await page.getByRole('link', { name: /log in/i }).count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('sidebar').count()).toBe(0);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'home.png'), fullPage: true });
+    expect(problems.errors).toEqual([]);
+    await context.close();
+  });
+
+  test('/dashboard/monitors without a token redirects to /account/login', async () => {
+    const { context, page, problems } = await pageWithSession(DESKTOP);
+    await page.goto('/dashboard/monitors');
+    await page.waitForURL(/\/account\/login/);
+    expect(new URL(page.url()).pathname).toBe('/account/login');
+    expect(problems.errors).toEqual([]);
+    await context.close();
+  });
+
+  test('an expired token record redirects to the login page', async () => {
+    const record = await createUnverifiableTokenRecord({ expiresInSeconds: -60 });
+    const { context, page } = await pageWithSession(DESKTOP, record);
+    await page.goto('/dashboard/alerts');
+    await page.waitForURL(/\/account\/login/);
+    expect(new URL(page.url()).pathname).toBe('/account/login');
+    await context.close();
+  });
+
+  test('with a valid token record the dashboard shows the sidebar on desktop', async () => {
+    const record = await createUnverifiableTokenRecord({
+      expiresInSeconds: 3600,
+      givenName: 'Ada',
+    });
+    const { context, page, problems } = await pageWithSession(DESKTOP, record);
+    await page.goto('/dashboard/monitors');
+    const sidebar = page.getByTestId('sidebar');
+    await sidebar.waitFor({ state: 'visible' });
+    for (const item of ['Monitors', 'Alerts', 'Settings']) {
+      expect(await sidebar.getByRole('link', { name: item }).isVisible()).toBe(true);
+    }
+    expect(await sidebar.getByRole('button', { name: 'Log Out' }).isVisible()).toBe(true);
+    expect(await page.getByTestId('header-user').textContent()).toContain('Ada');
+    expect(await page.getByTestId('mobile-menu-button').isVisible()).toBe(false);
+    await page.getByTestId('header-user').click();
+    await page.waitForURL(/\/dashboard\/settings$/);
+    await page.goto('/dashboard/monitors');
+    await sidebar.waitFor({ state: 'visible' });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard-desktop.png') });
+    expect(problems.errors).toEqual([]);
+    await context.close();
+  });
+
+  test('on a phone the sidebar becomes a bottom sheet', async () => {
+    const record = await createUnverifiableTokenRecord({
+      expiresInSeconds: 3600,
+      givenName: 'Ada',
+    });
+    const { context, page, problems } = await pageWithSession(MOBILE, record);
+    await page.goto('/dashboard/monitors');
+    await page.getByTestId('mobile-menu-button').waitFor({ state: 'visible' });
+    expect(await page.getByTestId('sidebar').isVisible()).toBe(false);
+    await page.getByTestId('mobile-menu-button').click();
+    const sheet = page.getByTestId('bottom-sheet');
+    await sheet.waitFor({ state: 'visible' });
+    await sheet.getByRole('link', { name: 'Alerts' }).waitFor({ state: 'visible' });
+    await page.waitForTimeout(600); // let the sheet finish sliding in before the picture
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard-mobile.png') });
+    await sheet.getByRole('link', { name: 'Alerts' }).click();
+    await page.waitForURL(/\/dashboard\/alerts$/);
+    await sheet.waitFor({ state: 'hidden' });
+    expect(problems.errors).toEqual([]);
+    await context.close();
+  });
+
+  test('Log Out empties storage and lands on the login page', async () => {
+    const record = await createUnverifiableTokenRecord({ expiresInSeconds: 3600 });
+    const { context, page, problems } = await pageWithSession(DESKTOP, record);
+    await page.goto('/dashboard/monitors');
+    await page.getByTestId('sidebar').getByRole('button', { name: 'Log Out' }).click();
+    await page.waitForURL(/\/account\/login$/);
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await page.goto('/dashboard/monitors');
+    await page.waitForURL(/\/account\/login/);
+    expect(problems.errors).toEqual([]);
+    await context.close();
+  });
+});

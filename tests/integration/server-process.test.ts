@@ -1,0 +1,69 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import {
+  type AppProcess,
+  createDataDir,
+  runAppExpectingFailure,
+  startAppProcess,
+} from '../support/app-process.ts';
+
+// The real entry point as a user runs it: start-up, persistence, shutdown and bad configuration.
+describe('the server process', () => {
+  const running: AppProcess[] = [];
+  afterAll(async () => {
+    for (const app of running) await app.stop('SIGKILL');
+  });
+
+  test('serves the API and the SPA, keeps data across restarts, and exits 0 on SIGTERM within 5 s', async () => {
+    const dataDir = createDataDir();
+    const first = await startAppProcess({ dataDir });
+    running.push(first);
+
+    const health = await fetch(`${first.url}/api/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({
+      status: 'ok',
+      database: { ok: true, kind: 'pglite' },
+    });
+    for (const page of ['/', '/dashboard/monitors', '/account/login']) {
+      const response = await fetch(`${first.url}${page}`);
+      expect(response.status, page).toBe(200);
+      expect(await response.text()).toContain('<div id="root">');
+    }
+    expect(first.output()).toMatch(/"applied":[1-9]/);
+    expect(readdirSync(path.join(dataDir, 'pglite')).length).toBeGreaterThan(0);
+
+    const stopped = await first.stop('SIGTERM');
+    expect(stopped.code).toBe(0);
+    expect(stopped.ms).toBeLessThan(5000);
+
+    const second = await startAppProcess({ dataDir });
+    running.push(second);
+    expect(second.output()).toMatch(/"applied":0/);
+    expect((await fetch(`${second.url}/api/health`)).status).toBe(200);
+    const secondStop = await second.stop('SIGINT');
+    expect(secondStop.code).toBe(0);
+  });
+
+  test.each([
+    [{ PORT: 'abc' }, /PORT/],
+    [{ DATABASE_URL: 'nonsense' }, /DATABASE_URL/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+  ])('a wrong %o stops start-up with one line naming it and exit code 1', async (env, name) => {
+    const { code, output } = await runAppExpectingFailure(env);
+    expect(code).toBe(1);
+    const lines = output.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(name);
+  });
+
+  test('an unreachable database stops start-up with one line, exit code 1', async () => {
+    const { code, output } = await runAppExpectingFailure({
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+    });
+    expect(code).toBe(1);
+    expect(output.trim().split('\n')).toHaveLength(1);
+    expect(output).toMatch(/Cannot connect to PostgreSQL/);
+  });
+});

@@ -1,0 +1,72 @@
+import { existsSync } from 'node:fs';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+const CANDIDATES = [
+  process.env.CHROMIUM_PATH,
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+];
+
+export const INSTALL_HINT =
+  'No Chromium found for the browser suite. Install it with "sudo apt-get install -y chromium" (Debian/Ubuntu) or set CHROMIUM_PATH.';
+
+export function findChromium(): string | null {
+  for (const candidate of CANDIDATES) if (candidate && existsSync(candidate)) return candidate;
+  return null;
+}
+
+/**
+ * Whether the browser suite can run. Without a browser it is skipped with a visible warning,
+ * except under CI=true, where a missing browser is a failure.
+ */
+export function browserAvailability(): { run: true; path: string } | { run: false } {
+  const path = findChromium();
+  if (path) return { run: true, path };
+  if (process.env.CI === 'true' || process.env.CI === '1') {
+    throw new Error(`${INSTALL_HINT} (CI=true: the browser suite may not be skipped).`);
+  }
+  console.warn(`\n⚠ SKIPPING THE BROWSER SUITE. ${INSTALL_HINT}\n`);
+  return { run: false };
+}
+
+export async function launchBrowser(executablePath: string): Promise<Browser> {
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    // The machine has no network beyond loopback: keep Chromium from reaching out at all.
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+export type PageProblems = { errors: string[] };
+
+/**
+ * A page that records console errors and uncaught exceptions: a test asserts they stay empty,
+ * so an unexpected error in the app fails the test.
+ */
+export async function openPage(
+  context: BrowserContext,
+  allow: RegExp[] = [],
+): Promise<{ page: Page; problems: PageProblems }> {
+  const page = await context.newPage();
+  const problems: PageProblems = { errors: [] };
+  const allowed = (text: string) => allow.some((pattern) => pattern.test(text));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !allowed(message.text()))
+      problems.errors.push(message.text());
+  });
+  page.on('pageerror', (error) => {
+    if (!allowed(error.message)) problems.errors.push(`${error.name}: ${error.message}`);
+  });
+  return { page, problems };
+}

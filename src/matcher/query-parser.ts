@@ -1,0 +1,347 @@
+import {
+  analyseChunk,
+  buildSequence,
+  type Chunk,
+  type QueryNode,
+  SOURCES,
+  type Source,
+} from './query-ast.ts';
+import { normaliseWordText } from './text.ts';
+
+/** A query that cannot be parsed: a sentence for the user and where, in UTF-16 units. */
+export class QuerySyntaxError extends Error {
+  readonly position: number;
+
+  constructor(message: string, position: number) {
+    super(message);
+    this.name = 'QuerySyntaxError';
+    this.position = position;
+  }
+}
+
+const MAX_DEPTH = 32;
+const OPEN_QUOTES = new Set(['"', '\u201c', '\u201d', '\u201e']);
+const CLOSE_QUOTES = new Set(['"', '\u201c', '\u201d']);
+const SITE_ALIASES: Readonly<Record<string, Source>> = {
+  hackernews: 'hackernews',
+  hn: 'hackernews',
+  'news.ycombinator.com': 'hackernews',
+  reddit: 'reddit',
+  'reddit.com': 'reddit',
+  lobsters: 'lobsters',
+  'lobste.rs': 'lobsters',
+};
+
+const quote = (text: string): string =>
+  `\u201c${text.length > 40 ? `${text.slice(0, 40)}…` : text}\u201d`;
+
+function isSpace(char: string | undefined): boolean {
+  return char === ' ' || char === '\t' || char === '\n' || char === '\r' || char === '\u3000';
+}
+
+function endsToken(char: string | undefined): boolean {
+  return (
+    char === undefined || isSpace(char) || char === '(' || char === ')' || OPEN_QUOTES.has(char)
+  );
+}
+
+/** Parses the query language of PRODUCT.md §3. Throws `QuerySyntaxError`. */
+export function parseQuery(input: string): QueryNode {
+  return new Parser(input).parseQuery();
+}
+
+class Parser {
+  private readonly input: string;
+  private pos = 0;
+  private depth = 0;
+
+  constructor(input: string) {
+    this.input = input;
+  }
+
+  parseQuery(): QueryNode {
+    this.skipSpaces();
+    if (this.pos >= this.input.length) throw new QuerySyntaxError('Type a word to watch for.', 0);
+    const node = this.parseAnd();
+    if (this.pos < this.input.length) {
+      throw new QuerySyntaxError(
+        'This closing bracket has no opening bracket before it.',
+        this.pos,
+      );
+    }
+    return node;
+  }
+
+  private peek(offset = 0): string | undefined {
+    return this.input[this.pos + offset];
+  }
+
+  private skipSpaces(): void {
+    while (isSpace(this.peek())) this.pos++;
+  }
+
+  /** The bare keyword (`OR`, `AND`) standing at the cursor, if any. */
+  private keywordHere(): 'OR' | 'AND' | null {
+    for (const keyword of ['OR', 'AND'] as const) {
+      if (
+        this.input.startsWith(keyword, this.pos) &&
+        endsToken(this.input[this.pos + keyword.length])
+      ) {
+        return keyword;
+      }
+    }
+    return null;
+  }
+
+  private atGroupEnd(): boolean {
+    return this.pos >= this.input.length || this.peek() === ')';
+  }
+
+  private parseAnd(): QueryNode {
+    const children: QueryNode[] = [];
+    for (;;) {
+      this.skipSpaces();
+      if (this.atGroupEnd()) break;
+      if (this.keywordHere() === 'AND') {
+        const at = this.pos;
+        this.pos += 3;
+        this.skipSpaces();
+        if (children.length === 0 || this.atGroupEnd() || this.keywordHere() !== null) {
+          throw new QuerySyntaxError(
+            'AND needs a word on each side, like postgres AND mysql (or just postgres mysql).',
+            at,
+          );
+        }
+        continue;
+      }
+      pushFlat(children, 'and', this.parseOr());
+    }
+    return children.length === 1 ? children[0]! : { type: 'and', children };
+  }
+
+  private parseOr(): QueryNode {
+    const children: QueryNode[] = [];
+    if (this.keywordHere() === 'OR') {
+      throw new QuerySyntaxError('OR needs a word on each side, like postgres OR mysql.', this.pos);
+    }
+    pushFlat(children, 'or', this.parseUnary());
+    for (;;) {
+      const save = this.pos;
+      this.skipSpaces();
+      if (this.keywordHere() !== 'OR') {
+        this.pos = save;
+        break;
+      }
+      const at = this.pos;
+      this.pos += 2;
+      this.skipSpaces();
+      if (this.atGroupEnd() || this.keywordHere() !== null) {
+        throw new QuerySyntaxError('OR needs a word on each side, like postgres OR mysql.', at);
+      }
+      pushFlat(children, 'or', this.parseUnary());
+    }
+    return children.length === 1 ? children[0]! : { type: 'or', children };
+  }
+
+  private parseUnary(): QueryNode {
+    if (this.peek() !== '-') return this.parsePrimary();
+    const at = this.pos;
+    const next = this.peek(1);
+    if (next === '-') {
+      throw new QuerySyntaxError('Two minus signs in a row: use one, like -hiring.', at);
+    }
+    if (endsToken(next) && next !== '(' && !OPEN_QUOTES.has(next ?? '')) {
+      throw new QuerySyntaxError(
+        'A minus sign must stand right before what it excludes, like -hiring.',
+        at,
+      );
+    }
+    this.pos++;
+    if (this.keywordHere() !== null) {
+      throw new QuerySyntaxError(
+        'A minus sign must stand right before what it excludes, like -hiring.',
+        at,
+      );
+    }
+    return { type: 'not', child: this.parsePrimary() };
+  }
+
+  private parsePrimary(): QueryNode {
+    const char = this.peek();
+    if (char === '(') return this.parseGroup();
+    if (char === ')') {
+      throw new QuerySyntaxError(
+        'This closing bracket has no opening bracket before it.',
+        this.pos,
+      );
+    }
+    if (char !== undefined && OPEN_QUOTES.has(char)) return this.parsePhrase();
+    return this.parseWord();
+  }
+
+  private parseGroup(): QueryNode {
+    const open = this.pos;
+    if (++this.depth > MAX_DEPTH) {
+      throw new QuerySyntaxError('Too many brackets inside one another.', open);
+    }
+    this.pos++;
+    this.skipSpaces();
+    if (this.peek() === ')') {
+      throw new QuerySyntaxError(
+        'The brackets are empty: put words between them, like (postgres OR mysql).',
+        open,
+      );
+    }
+    const inner = this.parseAnd();
+    if (this.peek() !== ')') {
+      throw new QuerySyntaxError(
+        'The bracket opened here is never closed: add a \u201c)\u201d.',
+        open,
+      );
+    }
+    this.pos++;
+    this.depth--;
+    return inner;
+  }
+
+  private parsePhrase(): QueryNode {
+    const open = this.pos;
+    let close = this.pos + 1;
+    while (close < this.input.length && !CLOSE_QUOTES.has(this.input[close]!)) close++;
+    const text = this.input.slice(open + 1, close);
+    if (close >= this.input.length) {
+      throw new QuerySyntaxError(`A closing quote is missing after ${quote(text.trim())}.`, open);
+    }
+    this.pos = close + 1;
+    const star = text.indexOf('*');
+    if (star >= 0) {
+      throw new QuerySyntaxError(
+        'A * does not work inside quotes: put it after a word, like rust*.',
+        open + 1 + star,
+      );
+    }
+    const chunks: Chunk[] = text.split(/\s+/u).map(analyseChunk);
+    const sequence = buildSequence(chunks);
+    if (sequence.words.length === 0) {
+      throw new QuerySyntaxError(
+        text.trim() === ''
+          ? 'The quotes are empty: put words between them, like "open source".'
+          : `${quote(text.trim())} has no letters or digits to look for.`,
+        open,
+      );
+    }
+    return { type: 'term', quoted: true, sequence, start: open, end: this.pos };
+  }
+
+  private readToken(): string {
+    const start = this.pos;
+    while (!endsToken(this.input[this.pos])) this.pos++;
+    return this.input.slice(start, this.pos);
+  }
+
+  private parseWord(): QueryNode {
+    const start = this.pos;
+    const field = /^(title|site|subreddit|author):/iu.exec(this.input.slice(start, start + 10));
+    if (field !== null) {
+      const name = field[1]!.toLowerCase();
+      this.pos += field[0].length;
+      return name === 'title' ? this.parseTitle(start) : this.parseFilter(name, start);
+    }
+    const token = this.readToken();
+    const redditPrefix = /^\/?r\//iu.exec(token);
+    if (redditPrefix !== null) {
+      return this.communityNode(token.slice(redditPrefix[0].length), start);
+    }
+    return parseTermToken(token, start);
+  }
+
+  private parseTitle(start: number): QueryNode {
+    if (endsToken(this.peek()) && this.peek() !== '(' && !OPEN_QUOTES.has(this.peek() ?? '')) {
+      throw new QuerySyntaxError('Write the word right after title:, like title:rust.', start);
+    }
+    const child = this.parsePrimary();
+    if (holdsFilter(child)) {
+      throw new QuerySyntaxError(
+        'title: can only hold words, not site:, subreddit: or author:.',
+        start,
+      );
+    }
+    return { type: 'title', child };
+  }
+
+  private parseFilter(name: string, start: number): QueryNode {
+    const value = this.readToken();
+    if (value === '') {
+      const example =
+        name === 'site' ? 'site:reddit' : `${name}:${name === 'author' ? 'pg' : 'rust'}`;
+      throw new QuerySyntaxError(`Write a name right after ${name}:, like ${example}.`, start);
+    }
+    if (name === 'site') {
+      const source = SITE_ALIASES[value.toLowerCase()];
+      if (source === undefined) {
+        throw new QuerySyntaxError(
+          `Unknown site ${quote(value)}: use ${SOURCES.map((s) => `site:${s}`).join(', ')}.`,
+          start,
+        );
+      }
+      return { type: 'site', source };
+    }
+    if (name === 'subreddit') return this.communityNode(value.replace(/^\/?r\//iu, ''), start);
+    return { type: 'author', name: normaliseName(value.replace(/^\/?u\//iu, '')) };
+  }
+
+  private communityNode(name: string, start: number): QueryNode {
+    if (name === '') {
+      throw new QuerySyntaxError('Write a name right after r/, like r/rust.', start);
+    }
+    return { type: 'community', name: normaliseName(name) };
+  }
+}
+
+/** Community and author names compare case-insensitively, as Reddit does. */
+export function normaliseName(name: string): string {
+  return name.normalize('NFKC').toLowerCase();
+}
+
+function pushFlat(into: QueryNode[], type: 'and' | 'or', node: QueryNode): void {
+  if (node.type === type) into.push(...node.children);
+  else into.push(node);
+}
+
+function holdsFilter(node: QueryNode): boolean {
+  switch (node.type) {
+    case 'site':
+    case 'community':
+    case 'author':
+      return true;
+    case 'and':
+    case 'or':
+      return node.children.some(holdsFilter);
+    case 'not':
+    case 'title':
+      return holdsFilter(node.child);
+    default:
+      return false;
+  }
+}
+
+function parseTermToken(token: string, start: number): QueryNode {
+  const end = start + token.length;
+  const star = token.indexOf('*');
+  if (star >= 0) {
+    if (star !== token.length - 1) {
+      throw new QuerySyntaxError('A * can only end a word, like rust*.', start + star);
+    }
+    const stem = token.slice(0, -1);
+    const chunk = analyseChunk(stem);
+    if (stem !== '' && (chunk.words.length !== 1 || chunk.gaps.some((gap) => gap !== ''))) {
+      throw new QuerySyntaxError('A * can only end a plain word, like rust*.', start + star);
+    }
+    return { type: 'prefix', prefix: stem === '' ? '' : normaliseWordText(stem), start, end };
+  }
+  const sequence = buildSequence([analyseChunk(token)]);
+  if (sequence.words.length === 0) {
+    throw new QuerySyntaxError(`${quote(token)} has no letters or digits to look for.`, start);
+  }
+  return { type: 'term', quoted: false, sequence, start, end };
+}

@@ -1,0 +1,174 @@
+// The text model of PRODUCT.md §3: a word is a maximal run of Unicode letters, digits and
+// combining marks; its searchable form is NFKC, case folded and diacritic folded. Words are found
+// on the original string so that offsets always point into the text the user sees.
+
+/** Called once per word: its normalised form and its UTF-16 range in the original string. */
+export type WordSink = (word: string, start: number, end: number) => void;
+
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/uy;
+// Invisible characters that do not split a word: "e\u00ADmail" (soft hyphen) is "email".
+const IGNORABLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/gu;
+const NO_SPACE_SCRIPT =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+// Diacritics of Latin, Greek and Cyrillic, Hebrew points, Arabic harakat, variation selectors
+// and enclosing keycaps. Marks of Indic scripts are letters' vowels, so they stay.
+const DIACRITIC =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: ranges of lone marks, removed one by one
+  /[\u0300-\u036f\u0591-\u05c7\u064b-\u065f\u0670\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe00-\ufe0f\ufe20-\ufe2f]/gu;
+const FOLDED_LETTER = /[ßæœøłđðþıς]/gu;
+const FOLDED_LETTERS: Readonly<Record<string, string>> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+  ς: 'σ',
+};
+const WORD_RUN = /[\p{L}\p{N}\p{M}]+/gu;
+// Any UTF-16 unit above ASCII, surrogates included (no u flag on purpose).
+const NON_ASCII = /[\u0080-\uffff]/;
+// Curly apostrophes and Unicode hyphens read as the ASCII ones users type (`don't`, `e-mail`).
+const GAP_FOLD = /[\u2018\u2019\u201b\u2032\u2010\u2011\u2212]/gu;
+const GAP_FOLDS: Readonly<Record<string, string>> = {
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201b': "'",
+  '\u2032': "'",
+  '\u2010': '-',
+  '\u2011': '-',
+  '\u2212': '-',
+};
+
+let segmenter: Intl.Segmenter | undefined;
+
+const replaceFolded = (letter: string): string => FOLDED_LETTERS[letter] ?? letter;
+const replaceGapFold = (char: string): string => GAP_FOLDS[char] ?? char;
+
+/** 1 for ASCII letters and digits, 2 for ASCII upper-case letters, 0 for the rest of ASCII. */
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 48; c <= 57; c++) ASCII_CLASS[c] = 1;
+for (let c = 97; c <= 122; c++) ASCII_CLASS[c] = 1;
+for (let c = 65; c <= 90; c++) ASCII_CLASS[c] = 2;
+
+/** The searchable form of one word run: NFKC, case folded, diacritics folded. */
+export function normaliseWordText(run: string): string {
+  let s = run.normalize('NFKC').toLowerCase();
+  if (!NON_ASCII.test(s)) return s;
+  s = s.replace(IGNORABLE, '').normalize('NFD').replace(DIACRITIC, '');
+  return s.replace(FOLDED_LETTER, replaceFolded).normalize('NFC');
+}
+
+/** The comparable form of the punctuation between words (`.` of node.js, `++` of c++). */
+export function normaliseGap(gap: string): string {
+  if (!NON_ASCII.test(gap)) return gap;
+  return gap.normalize('NFKC').replace(GAP_FOLD, replaceGapFold).toLowerCase();
+}
+
+function isWordCodePoint(text: string, index: number): boolean {
+  WORD_CHAR.lastIndex = index;
+  return WORD_CHAR.test(text);
+}
+
+function isIgnorable(code: number): boolean {
+  return code === 0xad || (code >= 0x200b && code <= 0x200d) || code === 0x2060 || code === 0xfeff;
+}
+
+// A run holding non-ASCII characters: segment scripts without spaces, normalise, and split
+// again where NFKC produced a separator (rare: "㍻" → "平成" stays, "⑴" → "(1)" splits).
+function emitComplexRun(text: string, start: number, end: number, sink: WordSink): void {
+  const run = text.slice(start, end);
+  if (NO_SPACE_SCRIPT.test(run)) {
+    segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
+    for (const segment of segmenter.segment(run)) {
+      if (segment.isWordLike !== true) continue;
+      const segmentStart = start + segment.index;
+      emitNormalised(segment.segment, segmentStart, segmentStart + segment.segment.length, sink);
+    }
+    return;
+  }
+  emitNormalised(run, start, end, sink);
+}
+
+function emitNormalised(run: string, start: number, end: number, sink: WordSink): void {
+  const word = normaliseWordText(run);
+  if (word.length === 0) return;
+  WORD_RUN.lastIndex = 0;
+  const first = WORD_RUN.exec(word);
+  if (first !== null && first[0].length === word.length) {
+    sink(word, start, end);
+    return;
+  }
+  for (const part of word.match(WORD_RUN) ?? []) sink(part, start, end);
+}
+
+/**
+ * Calls `sink` for every word of `text`, in order. Plain ASCII runs take a fast path (a table
+ * lookup per character, one slice per word); anything else goes through Unicode normalisation.
+ */
+export function forEachWord(text: string, sink: WordSink): void {
+  const length = text.length;
+  let start = -1;
+  let upper = false;
+  let complex = false;
+  let i = 0;
+  while (i < length) {
+    const code = text.charCodeAt(i);
+    let width = 1;
+    let word: boolean;
+    if (code < 128) {
+      const cls = ASCII_CLASS[code]!;
+      word = cls !== 0;
+      if (cls === 2) upper = true;
+    } else {
+      if (code >= 0xd800 && code <= 0xdbff && i + 1 < length) width = 2;
+      word = isWordCodePoint(text, i) || (start >= 0 && isIgnorable(code));
+      if (word) complex = true;
+    }
+    if (word) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      emitRun(text, start, i, upper, complex, sink);
+      start = -1;
+      upper = false;
+      complex = false;
+    }
+    i += width;
+  }
+  if (start >= 0) emitRun(text, start, length, upper, complex, sink);
+}
+
+function emitRun(
+  text: string,
+  start: number,
+  end: number,
+  upper: boolean,
+  complex: boolean,
+  sink: WordSink,
+): void {
+  if (complex) {
+    emitComplexRun(text, start, end, sink);
+    return;
+  }
+  const raw = text.slice(start, end);
+  sink(upper ? raw.toLowerCase() : raw, start, end);
+}
+
+/** A word with its range in the original string. */
+export interface Word {
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The words of `text`; a convenience over `forEachWord` for callers off the hot path. */
+export function listWords(text: string): Word[] {
+  const words: Word[] = [];
+  forEachWord(text, (word, start, end) => {
+    words.push({ text: word, start, end });
+  });
+  return words;
+}

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
@@ -16,6 +17,7 @@ import { readVersion } from './server/version.ts';
  * Every failure before listening prints one line and exits 1; SIGINT/SIGTERM drain and exit 0.
  */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const WEB_ROOT = path.join(PROJECT_ROOT, 'dist', 'web');
 const SHUTDOWN_GRACE_MS = 4000;
 
 async function main(): Promise<void> {
@@ -39,7 +41,7 @@ async function main(): Promise<void> {
     logger,
     version: readVersion(PROJECT_ROOT),
     startedAt,
-    webRoot: path.join(PROJECT_ROOT, 'dist', 'web'),
+    webRoot: existsSync(path.join(WEB_ROOT, 'index.html')) ? WEB_ROOT : null,
   });
 
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });

@@ -88,6 +88,30 @@ export const envSchema = z
     COGNITO_CLIENT_SECRET: optional(z.string().min(1)),
     IDP_ACCESS_TOKEN_TTL_SECONDS: withDefault(seconds(3600, 5, 86_400)),
     IDP_REFRESH_TOKEN_TTL_SECONDS: withDefault(seconds(30 * 86_400, 60, 3650 * 86_400)),
+    // argon2id cost of the embedded identity service; never below OWASP's minimum (19 MiB, 2 passes).
+    IDP_PASSWORD_HASH_MEMORY_KIB: withDefault(
+      z.coerce
+        .number({ error: 'must be a whole number of KiB between 19456 and 1048576' })
+        .int('must be a whole number of KiB between 19456 and 1048576')
+        .min(19_456, 'must be at least 19456 KiB (OWASP minimum for argon2id)')
+        .max(1_048_576, 'must be at most 1048576 KiB')
+        .default(19_456),
+    ),
+    IDP_PASSWORD_HASH_PASSES: withDefault(
+      z.coerce
+        .number({ error: 'must be a whole number between 2 and 10' })
+        .int('must be a whole number between 2 and 10')
+        .min(2, 'must be at least 2 (OWASP minimum for argon2id)')
+        .max(10, 'must be at most 10')
+        .default(2),
+    ),
+    // Behind a reverse proxy: take the client address for rate limits from X-Forwarded-For.
+    TRUST_PROXY: withDefault(
+      z
+        .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+        .default('false')
+        .transform((value) => value === 'true' || value === '1'),
+    ),
     MAX_MONITORS_PER_USER: withDefault(
       z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100_000).default(100),
     ),

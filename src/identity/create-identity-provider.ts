@@ -2,31 +2,37 @@ import type { Config } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { Mailer } from '../delivery/mailer.ts';
 import type { Logger } from '../server/logger.ts';
-import { type IdentityProvider, InvalidTokenError } from './port.ts';
+import { createCognitoProvider } from './cognito/create-cognito-provider.ts';
+import type { Clock } from './embedded/clock.ts';
+import { createEmbeddedIdentity } from './embedded/create-embedded-identity.ts';
+import type { IdentityProvider } from './port.ts';
 
 export type IdentityProviderDeps = {
   config: Config;
   database: DatabaseHandle;
   logger: Logger;
   mailer: Mailer;
+  clock?: Clock;
 };
 
-// Placeholder until the embedded Cognito-compatible service lands (accounts issue).
-export async function createIdentityProvider(deps: IdentityProviderDeps): Promise<IdentityProvider> {
-  const region = deps.config.COGNITO_REGION;
-  return {
-    kind: 'embedded',
-    publicSettings: (origin) => ({
-      endpoint: `${origin}/idp`,
-      region,
-      userPoolId: deps.config.COGNITO_USER_POOL_ID ?? `${region}_Earshot`,
-      clientId: deps.config.COGNITO_CLIENT_ID ?? 'earshotembeddedclient00000',
-    }),
-    connectOrigins: () => [],
-    verifyAccessToken: async () => {
-      throw new InvalidTokenError('not implemented');
-    },
-    routes: null,
-    close: async () => {},
-  };
+/**
+ * A real Cognito user pool when COGNITO_USER_POOL_ID and COGNITO_CLIENT_ID are set; otherwise
+ * the embedded service at /idp, which speaks the same protocol so the browser code is the same.
+ */
+export async function createIdentityProvider(
+  deps: IdentityProviderDeps,
+): Promise<IdentityProvider> {
+  const { config } = deps;
+  if (config.COGNITO_USER_POOL_ID && config.COGNITO_CLIENT_ID) {
+    deps.logger.info(
+      { userPoolId: config.COGNITO_USER_POOL_ID, region: config.COGNITO_REGION },
+      'using the Cognito user pool; the embedded identity service is off',
+    );
+    return createCognitoProvider({
+      region: config.COGNITO_REGION,
+      userPoolId: config.COGNITO_USER_POOL_ID,
+      clientId: config.COGNITO_CLIENT_ID,
+    });
+  }
+  return createEmbeddedIdentity(deps);
 }

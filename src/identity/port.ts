@@ -14,9 +14,21 @@ export type AccessTokenClaims = {
   username: string;
   clientId: string;
   scope: string;
+  /** Seconds since the epoch. */
   issuedAt: number;
+  /** Seconds since the epoch. */
   expiresAt: number;
+  /** The sign-in session the token belongs to (Cognito's revocation key). */
   originJti: string | undefined;
+};
+
+/** The identity's attributes as the provider holds them (Cognito's GetUser). */
+export type IdentityProfile = {
+  sub: string;
+  email: string;
+  emailVerified: boolean;
+  givenName: string;
+  familyName: string;
 };
 
 /**
@@ -29,13 +41,34 @@ export type IdentityProvider = {
   publicSettings(origin: string): PublicIdentitySettings;
   /** Origins the browser must be allowed to reach (Content-Security-Policy connect-src). */
   connectOrigins(): string[];
-  /** Resolves the claims, or throws InvalidTokenError. */
+  /**
+   * Resolves the claims of an access token issued to the web app's client, or throws
+   * InvalidTokenError. The embedded provider also refuses tokens of a signed-out session; with a
+   * real Cognito pool revocation is not visible until the token expires
+   * (docs/decisions/0006-token-verification.md).
+   */
   verifyAccessToken(token: string): Promise<AccessTokenClaims>;
+  /** The attributes of the identity an (already verified) access token belongs to. */
+  fetchProfile(accessToken: string): Promise<IdentityProfile>;
   /** The embedded service's HTTP app, mounted at /idp; null with a real Cognito pool. */
   routes: Hono | null;
   close(): Promise<void>;
 };
 
+export type InvalidTokenReason =
+  | 'missing'
+  | 'malformed'
+  | 'signature'
+  | 'expired'
+  | 'claims'
+  | 'revoked';
+
 export class InvalidTokenError extends Error {
   override name = 'InvalidTokenError';
+  readonly reason: InvalidTokenReason;
+
+  constructor(reason: InvalidTokenReason, message: string) {
+    super(message);
+    this.reason = reason;
+  }
 }

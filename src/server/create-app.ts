@@ -4,10 +4,20 @@ import { requestId } from 'hono/request-id';
 import type { AppDeps } from './app-deps.ts';
 import { createErrorHandler, jsonError, validationError } from './http/errors.ts';
 import { requestLog } from './http/request-log.ts';
+import { requireAuth } from './http/require-auth.ts';
 import { analyticsOrigins, createSecurityHeaders } from './http/security-headers.ts';
 import { createStaticWeb } from './http/static-web.ts';
 import { createHealthRoutes } from './routes/health.ts';
 import { createPublicConfigRoutes } from './routes/public-config.ts';
+import { createUserRoutes } from './routes/user.ts';
+
+/** The only API paths answered without an access token. */
+const PUBLIC_API_PATHS = [
+  '/api/health',
+  '/api/config',
+  '/api/openapi.json',
+  '/api/user/unsubscribe',
+];
 
 /**
  * Builds the whole HTTP surface without listening, so tests call `app.request()` or serve it
@@ -40,8 +50,18 @@ export function createApp(deps: AppDeps) {
       onError: (c) => jsonError(c, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 256 KB.'),
     }),
   );
+  api.use(
+    '*',
+    requireAuth({
+      identity: deps.identity,
+      logger: deps.logger,
+      publicPaths: PUBLIC_API_PATHS,
+      trustProxy: deps.config.TRUST_PROXY,
+    }),
+  );
   api.route('/', createHealthRoutes(deps));
   api.route('/', createPublicConfigRoutes(deps));
+  api.route('/', createUserRoutes(deps));
   api.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'Earshot API', version: deps.version },

@@ -1,2 +1,4 @@
 // The one place that lists every table, for Drizzle's relational queries and drizzle-kit.
+
+export * from './identity.ts';
 export * from './users.ts';

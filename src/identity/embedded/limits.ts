@@ -1,0 +1,181 @@
+import { eq, lt, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { idpRateCounters, idpSignInFailures } from '../../db/schema/identity.ts';
+import type { Clock } from './clock.ts';
+import { errors } from './errors.ts';
+
+/**
+ * Where guessing or flooding is possible, a limit: Cognito's per-user limits and sign-in lockout
+ * (cognito-protocol.md §4.4), and per-IP limits of our own for what costs CPU (argon2id) or sends
+ * e-mail. Counters live in the database, so every web process shares them.
+ *
+ * Per-user limits answer LimitExceededException "Attempt limit exceeded, please try after some
+ * time."; per-IP limits answer TooManyRequestsException "Rate exceeded". Per-user keys are the
+ * lower-cased user name as typed, so unknown accounts are limited exactly like real ones.
+ */
+export type Window = { limit: number; windowSeconds: number };
+
+export type IdentityLimits = {
+  /** After `threshold` failures, locked for base·2^(n−threshold) s, at most `maxSeconds`. */
+  lockout: {
+    threshold: number;
+    baseSeconds: number;
+    maxSeconds: number;
+    resetAfterSeconds: number;
+  };
+  /** Wrong attempts one code survives; the next attempt answers TooManyFailedAttemptsException. */
+  codeFailedAttempts: number;
+  perUser: {
+    /** Codes e-mailed per address: SignUp, ResendConfirmationCode, ForgotPassword together. */
+    codeRequests: Window;
+    confirmSignUp: Window;
+    confirmForgotPassword: Window;
+    changePassword: Window;
+  };
+  perIp: {
+    /** Failed password sign-ins from one address, whatever the account. */
+    signInFailures: Window;
+    /** Requests that hash or verify a password (sign-in, sign-up, change, reset). */
+    passwordChecks: Window;
+    /** Requests that e-mail a code, so the service cannot be used to flood inboxes. */
+    codeEmails: Window;
+  };
+};
+
+export const DEFAULT_LIMITS: IdentityLimits = {
+  lockout: { threshold: 5, baseSeconds: 1, maxSeconds: 900, resetAfterSeconds: 900 },
+  codeFailedAttempts: 5,
+  perUser: {
+    codeRequests: { limit: 5, windowSeconds: 3600 },
+    confirmSignUp: { limit: 15, windowSeconds: 3600 },
+    confirmForgotPassword: { limit: 10, windowSeconds: 3600 },
+    changePassword: { limit: 5, windowSeconds: 3600 },
+  },
+  perIp: {
+    signInFailures: { limit: 100, windowSeconds: 900 },
+    passwordChecks: { limit: 120, windowSeconds: 60 },
+    codeEmails: { limit: 50, windowSeconds: 3600 },
+  },
+};
+
+/** Deep-merges overrides into the defaults (tests and the benchmark tune single windows). */
+export function resolveLimits(overrides: LimitOverrides | undefined): IdentityLimits {
+  const base = DEFAULT_LIMITS;
+  return {
+    lockout: { ...base.lockout, ...overrides?.lockout },
+    codeFailedAttempts: overrides?.codeFailedAttempts ?? base.codeFailedAttempts,
+    perUser: { ...base.perUser, ...overrides?.perUser },
+    perIp: { ...base.perIp, ...overrides?.perIp },
+  };
+}
+
+export type LimitOverrides = {
+  lockout?: Partial<IdentityLimits['lockout']>;
+  codeFailedAttempts?: number;
+  perUser?: Partial<IdentityLimits['perUser']>;
+  perIp?: Partial<IdentityLimits['perIp']>;
+};
+
+export type Limiter = ReturnType<typeof createLimiter>;
+
+export function createLimiter(db: Database, clock: Clock, limits: IdentityLimits) {
+  /** Counts one event under `key`; true while the window holds at most `limit` events. */
+  async function hit(key: string, window: Window): Promise<boolean> {
+    const now = clock.now();
+    const nowIso = new Date(now).toISOString();
+    const staleIso = new Date(now - window.windowSeconds * 1000).toISOString();
+    const stale = sql`${idpRateCounters.windowStartedAt} <= ${staleIso}::timestamptz`;
+    const [row] = await db
+      .insert(idpRateCounters)
+      .values({ key, windowStartedAt: new Date(now), count: 1 })
+      .onConflictDoUpdate({
+        target: idpRateCounters.key,
+        set: {
+          count: sql`case when ${stale} then 1 else ${idpRateCounters.count} + 1 end`,
+          windowStartedAt: sql`case when ${stale} then ${nowIso}::timestamptz else ${idpRateCounters.windowStartedAt} end`,
+        },
+      })
+      .returning({ count: idpRateCounters.count });
+    return (row?.count ?? 1) <= window.limit;
+  }
+
+  /** The number of events counted under `key` in the current window, without counting one. */
+  async function peek(key: string, window: Window): Promise<number> {
+    const [row] = await db.select().from(idpRateCounters).where(eq(idpRateCounters.key, key));
+    if (!row) return 0;
+    const fresh = row.windowStartedAt.getTime() > clock.now() - window.windowSeconds * 1000;
+    return fresh ? row.count : 0;
+  }
+
+  return {
+    limits,
+
+    /** Per-user limit: LimitExceededException once `window.limit` is passed. */
+    async perUser(kind: keyof IdentityLimits['perUser'], username: string): Promise<void> {
+      if (!(await hit(`user:${kind}:${username}`, limits.perUser[kind])))
+        throw errors.limitExceeded();
+    },
+
+    /** Per-IP limit: TooManyRequestsException once `window.limit` is passed. */
+    async perIp(kind: 'passwordChecks' | 'codeEmails', ip: string): Promise<void> {
+      if (!(await hit(`ip:${kind}:${ip}`, limits.perIp[kind]))) throw errors.rateExceeded();
+    },
+
+    /** Refuses a sign-in from an address that has failed too often, before any password work. */
+    async checkSignInFailuresFromIp(ip: string): Promise<void> {
+      const window = limits.perIp.signInFailures;
+      if ((await peek(`ip:signInFailures:${ip}`, window)) >= window.limit)
+        throw errors.rateExceeded();
+    },
+
+    async recordSignInFailureFromIp(ip: string): Promise<void> {
+      await hit(`ip:signInFailures:${ip}`, limits.perIp.signInFailures);
+    },
+
+    /** NotAuthorizedException "Password attempts exceeded" while `key` is locked out. */
+    async checkLockout(key: string): Promise<void> {
+      const [row] = await db.select().from(idpSignInFailures).where(eq(idpSignInFailures.key, key));
+      if (row?.lockedUntil && row.lockedUntil.getTime() > clock.now()) {
+        throw errors.passwordAttemptsExceeded();
+      }
+    },
+
+    /** Counts a failed sign-in; from the threshold on, locks for an exponentially longer time. */
+    async recordSignInFailure(key: string): Promise<void> {
+      const { threshold, baseSeconds, maxSeconds, resetAfterSeconds } = limits.lockout;
+      const now = clock.now();
+      const nowIso = new Date(now).toISOString();
+      const quietIso = new Date(now - resetAfterSeconds * 1000).toISOString();
+      // A failure after a quiet period starts counting again from one.
+      const [row] = await db
+        .insert(idpSignInFailures)
+        .values({ key, failures: 1, lastFailureAt: new Date(now) })
+        .onConflictDoUpdate({
+          target: idpSignInFailures.key,
+          set: {
+            failures: sql`case when ${idpSignInFailures.lastFailureAt} <= ${quietIso}::timestamptz then 1 else ${idpSignInFailures.failures} + 1 end`,
+            lastFailureAt: sql`${nowIso}::timestamptz`,
+          },
+        })
+        .returning({ failures: idpSignInFailures.failures });
+      const failures = row?.failures ?? 1;
+      if (failures < threshold) return;
+      const seconds = Math.min(baseSeconds * 2 ** (failures - threshold), maxSeconds);
+      await db
+        .update(idpSignInFailures)
+        .set({ lockedUntil: new Date(now + seconds * 1000) })
+        .where(eq(idpSignInFailures.key, key));
+    },
+
+    async clearSignInFailures(key: string): Promise<void> {
+      await db.delete(idpSignInFailures).where(eq(idpSignInFailures.key, key));
+    },
+
+    /** Drops counters whose windows are long over. */
+    async sweep(): Promise<void> {
+      const dayAgo = new Date(clock.now() - 86_400_000);
+      await db.delete(idpRateCounters).where(lt(idpRateCounters.windowStartedAt, dayAgo));
+      await db.delete(idpSignInFailures).where(lt(idpSignInFailures.lastFailureAt, dayAgo));
+    },
+  };
+}

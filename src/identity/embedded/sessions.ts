@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull, lt, ne, or } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { idpSessions } from '../../db/schema/identity.ts';
+import { type AccessTokenClaims, InvalidTokenError } from '../port.ts';
+import { nowDate, nowSeconds } from './clock.ts';
+import type { ServiceContext } from './context.ts';
+import { errors } from './errors.ts';
+import { createRefreshToken, sha256 } from './secrets.ts';
+import { findUserBySub, type IdpClient, type IdpUser } from './store.ts';
+import { signAccessToken, signIdToken, type TokenSession, type TokenSubject } from './tokens.ts';
+
+/**
+ * Sign-in sessions. A password sign-in starts one: an opaque refresh token (only its SHA-256 is
+ * stored) plus access and ID tokens carrying the session's id as `origin_jti`. Refresh issues new
+ * access and ID tokens for the same session; revoking the session (GlobalSignOut, RevokeToken, a
+ * password change or reset, DeleteUser) makes the refresh token and every access token of the
+ * session unusable at once.
+ */
+
+export type AuthenticationResult = {
+  AccessToken: string;
+  ExpiresIn: number;
+  TokenType: 'Bearer';
+  RefreshToken?: string;
+  IdToken: string;
+};
+
+export async function startSession(
+  ctx: ServiceContext,
+  user: IdpUser,
+  client: IdpClient,
+): Promise<AuthenticationResult> {
+  const refreshToken = createRefreshToken();
+  const authTime = nowSeconds(ctx.clock);
+  const session: TokenSession = {
+    originJti: randomUUID(),
+    eventId: randomUUID(),
+    clientId: client.clientId,
+    authTime,
+  };
+  await ctx.db.insert(idpSessions).values({
+    originJti: session.originJti,
+    sub: user.sub,
+    clientId: client.clientId,
+    refreshTokenHash: sha256(refreshToken),
+    eventId: session.eventId,
+    authTime: new Date(authTime * 1000),
+    expiresAt: new Date(ctx.clock.now() + ctx.lifetimes.refreshTokenSeconds * 1000),
+  });
+  return { ...(await issueTokens(ctx, user, session)), RefreshToken: refreshToken };
+}
+
+export type SessionRow = typeof idpSessions.$inferSelect;
+
+/** The session of a refresh token, or NotAuthorizedException as Cognito words it. */
+export async function findRefreshSession(
+  ctx: ServiceContext,
+  refreshToken: string,
+): Promise<SessionRow> {
+  const [session] = await ctx.db
+    .select()
+    .from(idpSessions)
+    .where(eq(idpSessions.refreshTokenHash, sha256(refreshToken)));
+  if (!session) throw errors.invalidRefreshToken();
+  return session;
+}
+
+export async function refreshSession(
+  ctx: ServiceContext,
+  session: SessionRow,
+): Promise<AuthenticationResult> {
+  if (session.revokedAt) throw errors.refreshTokenRevoked();
+  if (session.expiresAt.getTime() <= ctx.clock.now()) throw errors.refreshTokenExpired();
+  const user = await findUserBySub(ctx.db, session.sub);
+  if (!user) throw errors.invalidRefreshToken();
+  return issueTokens(ctx, user, {
+    originJti: session.originJti,
+    eventId: session.eventId,
+    clientId: session.clientId,
+    authTime: Math.floor(session.authTime.getTime() / 1000),
+  });
+}
+
+async function issueTokens(ctx: ServiceContext, user: IdpUser, session: TokenSession) {
+  const subject: TokenSubject = {
+    sub: user.sub,
+    email: user.email,
+    emailVerified: user.emailVerified,
+    givenName: user.givenName,
+    familyName: user.familyName,
+  };
+  const options = {
+    keys: ctx.keys,
+    issuer: ctx.pool.issuer,
+    now: nowSeconds(ctx.clock),
+    lifetimeSeconds: ctx.lifetimes.accessTokenSeconds,
+  };
+  const [AccessToken, IdToken] = await Promise.all([
+    signAccessToken(subject, session, options),
+    signIdToken(subject, session, options),
+  ]);
+  return {
+    AccessToken,
+    ExpiresIn: ctx.lifetimes.accessTokenSeconds,
+    TokenType: 'Bearer' as const,
+    IdToken,
+  };
+}
+
+/** False for a revoked session and for one that no longer exists (user deleted, swept). */
+export async function isSessionActive(
+  db: Database,
+  originJti: string | undefined,
+): Promise<boolean> {
+  if (!originJti) return false;
+  const [session] = await db
+    .select({ revokedAt: idpSessions.revokedAt })
+    .from(idpSessions)
+    .where(eq(idpSessions.originJti, originJti));
+  return Boolean(session && !session.revokedAt);
+}
+
+/**
+ * The user behind an access token, for the operations that take one (GetUser, ChangePassword…),
+ * with Cognito's messages: "Invalid Access Token", "Access Token has expired", "Access Token
+ * has been revoked".
+ */
+export async function authenticate(
+  ctx: ServiceContext,
+  accessToken: string,
+): Promise<{ user: IdpUser; claims: AccessTokenClaims }> {
+  let claims: AccessTokenClaims;
+  try {
+    claims = await ctx.verifyToken(accessToken);
+  } catch (error) {
+    if (error instanceof InvalidTokenError) {
+      throw error.reason === 'expired' ? errors.accessTokenExpired() : errors.invalidAccessToken();
+    }
+    throw error;
+  }
+  if (!(await isSessionActive(ctx.db, claims.originJti))) throw errors.accessTokenRevoked();
+  const user = await findUserBySub(ctx.db, claims.sub);
+  if (!user) throw errors.userNotFound();
+  return { user, claims };
+}
+
+/** Revokes every session of the user, except `keep` (the session that changed the password). */
+export async function revokeUserSessions(
+  ctx: ServiceContext,
+  sub: string,
+  keep?: string,
+): Promise<void> {
+  const conditions = [eq(idpSessions.sub, sub), isNull(idpSessions.revokedAt)];
+  if (keep) conditions.push(ne(idpSessions.originJti, keep));
+  await ctx.db
+    .update(idpSessions)
+    .set({ revokedAt: nowDate(ctx.clock) })
+    .where(and(...conditions));
+}
+
+export async function revokeSession(ctx: ServiceContext, originJti: string): Promise<void> {
+  await ctx.db
+    .update(idpSessions)
+    .set({ revokedAt: nowDate(ctx.clock) })
+    .where(and(eq(idpSessions.originJti, originJti), isNull(idpSessions.revokedAt)));
+}
+
+/**
+ * Deletes sessions nobody can use any more: past their refresh expiry by more than an access
+ * token's lifetime (so no access token of theirs is still within `exp`).
+ */
+export async function sweepSessions(
+  ctx: Pick<ServiceContext, 'db' | 'clock' | 'lifetimes'>,
+): Promise<void> {
+  const cutoff = new Date(ctx.clock.now() - ctx.lifetimes.accessTokenSeconds * 1000 - 60_000);
+  await ctx.db
+    .delete(idpSessions)
+    .where(or(lt(idpSessions.expiresAt, cutoff), lt(idpSessions.revokedAt, cutoff)));
+}

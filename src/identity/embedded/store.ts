@@ -1,0 +1,81 @@
+import { eq } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { idpClients, idpUsers } from '../../db/schema/identity.ts';
+import { type Clock, nowDate } from './clock.ts';
+import { errors } from './errors.ts';
+import { computeSecretHash, equalSecrets } from './secrets.ts';
+
+/** Users and app clients as the operations read them. */
+
+export type IdpUser = typeof idpUsers.$inferSelect;
+export type IdpClient = typeof idpClients.$inferSelect;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** User names are case-insensitive e-mail addresses; the internal name (`sub`) works too. */
+export function normalizeUsername(username: string): string {
+  return username.trim().toLowerCase();
+}
+
+export async function findUserByUsername(
+  db: Database,
+  username: string,
+): Promise<IdpUser | undefined> {
+  const name = normalizeUsername(username);
+  const where = UUID.test(name) ? eq(idpUsers.sub, name) : eq(idpUsers.email, name);
+  const [user] = await db.select().from(idpUsers).where(where);
+  return user;
+}
+
+export async function findUserBySub(db: Database, sub: string): Promise<IdpUser | undefined> {
+  if (!UUID.test(sub)) return undefined;
+  const [user] = await db.select().from(idpUsers).where(eq(idpUsers.sub, sub));
+  return user;
+}
+
+/** Updates a user's row (and `updated_at`, from the service's clock). */
+export async function updateUser(
+  ctx: { db: Database; clock: Clock },
+  sub: string,
+  changes: Partial<
+    Pick<IdpUser, 'passwordHash' | 'status' | 'emailVerified' | 'givenName' | 'familyName'>
+  >,
+): Promise<void> {
+  await ctx.db
+    .update(idpUsers)
+    .set({ ...changes, updatedAt: nowDate(ctx.clock) })
+    .where(eq(idpUsers.sub, sub));
+}
+
+/** The app client, or ResourceNotFoundException as Cognito answers for an unknown ClientId. */
+export async function requireClient(db: Database, clientId: string): Promise<IdpClient> {
+  const [client] = await db.select().from(idpClients).where(eq(idpClients.clientId, clientId));
+  if (!client) throw errors.unknownClient(clientId);
+  return client;
+}
+
+/**
+ * For a client with a secret, `SecretHash` must be HMAC-SHA256(secret, username + clientId).
+ * `username` is what the caller typed (or the internal name for refresh, as Cognito requires).
+ */
+export function checkSecretHash(
+  client: IdpClient,
+  username: string,
+  secretHash: string | undefined,
+  onMismatch = errors.secretHashMismatch,
+): void {
+  if (!client.secret) return;
+  if (!secretHash) throw errors.secretNotReceived(client.clientId);
+  const expected = computeSecretHash(client.secret, username, client.clientId);
+  if (!equalSecrets(expected, secretHash)) throw onMismatch(client.clientId);
+}
+
+/** `alice@example.com` → `a***@e***`, as Cognito masks CodeDeliveryDetails.Destination. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  return `${email[0] ?? ''}***@${email[at + 1] ?? ''}***`;
+}
+
+export function codeDeliveryDetails(email: string) {
+  return { Destination: maskEmail(email), DeliveryMedium: 'EMAIL', AttributeName: 'email' };
+}

@@ -1,0 +1,112 @@
+import type { MiddlewareHandler } from 'hono';
+import {
+  type AccessTokenClaims,
+  type IdentityProvider,
+  InvalidTokenError,
+} from '../../identity/port.ts';
+import type { Logger } from '../logger.ts';
+import { clientAddress } from './client-address.ts';
+import { jsonError } from './errors.ts';
+
+/** What a signed-in request carries after requireAuth: the verified claims and the raw token. */
+export type AuthVariables = { auth: { claims: AccessTokenClaims; accessToken: string } };
+export type AuthEnv = { Variables: AuthVariables };
+
+export type RequireAuthOptions = {
+  identity: IdentityProvider;
+  logger: Logger;
+  /** Full paths (e.g. `/api/health`) answered without a token. */
+  publicPaths: readonly string[];
+  trustProxy: boolean;
+  /** Requests with an invalid token one address may make per minute before 429. */
+  invalidTokensPerMinute?: number;
+};
+
+/**
+ * Every API request except `publicPaths` needs a valid access token in `Authorization`: the raw
+ * token, as the web app sends it (spec §6), or `Bearer <token>`. A missing or bad token is a 401
+ * in the JSON error shape; an address that keeps sending bad tokens gets 429 for a minute.
+ */
+export function requireAuth(options: RequireAuthOptions): MiddlewareHandler<AuthEnv> {
+  const publicPaths = new Set(options.publicPaths);
+  const failures = createFailureCounter(options.invalidTokensPerMinute ?? 60, 60_000);
+
+  return async (c, next) => {
+    if (publicPaths.has(c.req.path)) return next();
+    const address = clientAddress(c, options.trustProxy);
+    if (failures.exceeded(address)) {
+      c.header('Retry-After', '60');
+      return jsonError(
+        c,
+        'RATE_LIMITED',
+        'Too many requests with an invalid access token. Try again in a minute.',
+      );
+    }
+    const accessToken = readToken(c.req.header('authorization'));
+    if (!accessToken) {
+      c.header('WWW-Authenticate', 'Bearer realm="earshot"');
+      return jsonError(
+        c,
+        'UNAUTHORIZED',
+        'Sign in to continue: this request needs an access token.',
+      );
+    }
+    let claims: AccessTokenClaims;
+    try {
+      claims = await options.identity.verifyAccessToken(accessToken);
+    } catch (error) {
+      if (!(error instanceof InvalidTokenError)) {
+        options.logger.error({ err: error }, 'access token verification failed');
+        return jsonError(
+          c,
+          'UNAVAILABLE',
+          'Sign-in cannot be checked right now. Please try again in a moment.',
+        );
+      }
+      failures.record(address);
+      c.header('WWW-Authenticate', 'Bearer realm="earshot", error="invalid_token"');
+      const message =
+        error.reason === 'expired'
+          ? 'Your session has expired. Sign in again.'
+          : error.reason === 'revoked'
+            ? 'You have been signed out. Sign in again.'
+            : 'The access token is not valid. Sign in again.';
+      return jsonError(c, 'UNAUTHORIZED', message, { reason: error.reason });
+    }
+    c.set('auth', { claims, accessToken });
+    return next();
+  };
+}
+
+/** `eyJ…` or `Bearer eyJ…` → the token; anything else → undefined. */
+export function readToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const value = header.trim();
+  const bearer = /^Bearer\s+(\S+)$/i.exec(value);
+  if (bearer) return bearer[1];
+  return /^\S+$/.test(value) ? value : undefined;
+}
+
+/** In-process fixed-window counter per address; bounded so a flood of addresses cannot grow it forever. */
+function createFailureCounter(limit: number, windowMs: number) {
+  const windows = new Map<string, { startedAt: number; count: number }>();
+  const current = (address: string) => {
+    const now = Date.now();
+    const window = windows.get(address);
+    if (window && now - window.startedAt < windowMs) return window;
+    if (windows.size > 10_000) {
+      for (const [key, value] of windows)
+        if (now - value.startedAt >= windowMs) windows.delete(key);
+      if (windows.size > 50_000) windows.clear();
+    }
+    const fresh = { startedAt: now, count: 0 };
+    windows.set(address, fresh);
+    return fresh;
+  };
+  return {
+    exceeded: (address: string) => current(address).count >= limit,
+    record(address: string) {
+      current(address).count += 1;
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { deleteUserData } from '../../core/users/delete-user-data.ts';
+import { ensureUser } from '../../core/users/ensure-user.ts';
+import { getUser } from '../../core/users/get-user.ts';
+import { updateUser } from '../../core/users/update-user.ts';
+import { apiErrorBodySchema } from '../../shared/api-error.ts';
+import { createUserBodySchema, updateUserBodySchema, userRecordSchema } from '../../shared/user.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { validationError } from '../http/errors.ts';
+import type { AuthEnv } from '../http/require-auth.ts';
+
+/**
+ * /api/user: the signed-in user's own record. Every handler works on `auth.claims.sub` only, so
+ * one user can never read or change another's record. (GET /api/user/unsubscribe, public, comes
+ * with alert e-mails.)
+ */
+
+const record = {
+  content: { 'application/json': { schema: userRecordSchema.openapi('User') } },
+};
+const error = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: apiErrorBodySchema.openapi('Error') } },
+});
+const security = [{ accessToken: [] }];
+
+const getRoute = createRoute({
+  method: 'get',
+  path: '/user',
+  tags: ['user'],
+  summary: 'The signed-in user’s record',
+  security,
+  responses: {
+    200: { description: 'The record', ...record },
+    401: error('No valid access token'),
+    404: error('No record yet: POST /api/user creates it'),
+  },
+});
+
+const updateRoute = createRoute({
+  method: 'put',
+  path: '/user',
+  tags: ['user'],
+  summary: 'Change names, time zone or e-mail alert mode',
+  security,
+  request: {
+    body: {
+      required: true,
+      content: { 'application/json': { schema: updateUserBodySchema.openapi('UpdateUser') } },
+    },
+  },
+  responses: {
+    200: { description: 'The updated record', ...record },
+    400: error('A field is not valid'),
+    401: error('No valid access token'),
+    404: error('No record yet'),
+  },
+});
+
+const createUserRoute = createRoute({
+  method: 'post',
+  path: '/user',
+  tags: ['user'],
+  summary: 'Create the record of the signed-in identity if it is missing (idempotent)',
+  security,
+  request: {
+    body: {
+      required: true,
+      content: { 'application/json': { schema: createUserBodySchema.openapi('CreateUser') } },
+    },
+  },
+  responses: {
+    200: { description: 'The record already existed', ...record },
+    201: { description: 'The record was created from the identity’s attributes', ...record },
+    401: error('No valid access token'),
+  },
+});
+
+const deleteRoute = createRoute({
+  method: 'delete',
+  path: '/user',
+  tags: ['user'],
+  summary: 'Delete the record and all of the user’s data (the identity is deleted with DeleteUser)',
+  security,
+  responses: {
+    204: { description: 'Deleted (also when there was nothing to delete)' },
+    401: error('No valid access token'),
+  },
+});
+
+export function createUserRoutes(deps: Pick<AppDeps, 'database' | 'identity'>) {
+  const db = deps.database.db;
+  const app = new OpenAPIHono<AuthEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.error);
+    },
+  });
+  app.openapi(getRoute, async (c) => {
+    c.header('Cache-Control', 'no-store');
+    return c.json(await getUser({ db }, c.get('auth').claims.sub), 200);
+  });
+  app.openapi(updateRoute, async (c) => {
+    const changes = c.req.valid('json');
+    return c.json(await updateUser({ db }, { userId: c.get('auth').claims.sub, changes }), 200);
+  });
+  app.openapi(createUserRoute, async (c) => {
+    const { claims, accessToken } = c.get('auth');
+    const { user, created } = await ensureUser(
+      { db, identity: deps.identity },
+      { userId: claims.sub, accessToken },
+    );
+    return created ? c.json(user, 201) : c.json(user, 200);
+  });
+  app.openapi(deleteRoute, async (c) => {
+    await deleteUserData({ db }, c.get('auth').claims.sub);
+    return c.body(null, 204);
+  });
+  return app;
+}

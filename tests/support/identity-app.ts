@@ -1,0 +1,201 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import {
+  type AuthenticationResultType,
+  CognitoIdentityProviderClient,
+  InitiateAuthCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import type { Config } from '../../src/config/env.ts';
+import type { DatabaseHandle } from '../../src/db/client.ts';
+import { createMailer } from '../../src/delivery/mailer.ts';
+import {
+  createEmbeddedIdentity,
+  type EmbeddedIdentity,
+} from '../../src/identity/embedded/create-embedded-identity.ts';
+import type { LimitOverrides } from '../../src/identity/embedded/limits.ts';
+import { createApp } from '../../src/server/create-app.ts';
+import { createLogger, type Logger } from '../../src/server/logger.ts';
+import { createManualClock, type ManualClock } from './manual-clock.ts';
+import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
+import { createTestConfig } from './test-config.ts';
+import { createTestDatabase } from './test-database.ts';
+import { listen } from './test-server.ts';
+
+export type IdentityAppOptions = {
+  /** Extra environment (e.g. IDP_ACCESS_TOKEN_TTL_SECONDS). PUBLIC_URL and SMTP_URL are set for you. */
+  env?: Record<string, string | undefined>;
+  /** Overrides of the identity service's limits. */
+  limits?: LimitOverrides;
+  /** Receive mail on a loopback SMTP server (default); false writes .eml files under DATA_DIR/mail. */
+  smtp?: boolean;
+  /** Directory of a built web app to serve (browser tests); none by default. */
+  webRoot?: string | null;
+  /** Keep every log line in `logs` (as raw JSON text). */
+  captureLogs?: boolean;
+};
+
+export type IdentityApp = {
+  /** `http://127.0.0.1:<port>`: the whole app (API, /idp, web app when webRoot is given). */
+  url: string;
+  /** The endpoint to give the AWS SDK: `${url}/idp`. */
+  idpEndpoint: string;
+  config: Config;
+  database: DatabaseHandle;
+  identity: EmbeddedIdentity;
+  /** The identity service's clock; advance it to expire codes, tokens and lockouts. */
+  clock: ManualClock;
+  smtp: SmtpSink | null;
+  logs: string[];
+  /** An AWS SDK v3 client for the embedded service; maxAttempts 1 unless given. */
+  cognito(options?: { maxAttempts?: number }): CognitoIdentityProviderClient;
+  /** Calls the product API with an access token (raw, as the web app sends it). */
+  api(
+    path: string,
+    options?: { token?: string; method?: string; body?: unknown },
+  ): Promise<Response>;
+  /** A confirmed user created directly in the service (no e-mail). */
+  createUser(overrides?: Partial<TestUser>): Promise<TestUser & { sub: string }>;
+  /** USER_PASSWORD_AUTH through the SDK with the web client (or `clientId`). */
+  signIn(user: { email: string; password: string }, clientId?: string): Promise<Required<TokenSet>>;
+  close(): Promise<void>;
+};
+
+type Handler = (request: Request, env?: unknown) => Response | Promise<Response>;
+
+export type TestUser = { email: string; password: string; givenName: string; familyName: string };
+export type TokenSet = Pick<
+  AuthenticationResultType,
+  'AccessToken' | 'IdToken' | 'RefreshToken' | 'ExpiresIn'
+>;
+
+export const TEST_PASSWORD = 'Correct-Horse-9';
+
+/** A unique e-mail address, so tests never collide. */
+export function uniqueEmail(prefix = 'user'): string {
+  return `${prefix}-${randomBytes(5).toString('hex')}@example.com`;
+}
+
+/**
+ * The full app with the embedded identity service on a fresh test database, served over real
+ * HTTP on a random loopback port, with codes delivered to a loopback SMTP sink and a clock the
+ * test controls. PUBLIC_URL is the real URL, so issuer and /api/config are what a browser sees.
+ */
+export async function startIdentityApp(options: IdentityAppOptions = {}): Promise<IdentityApp> {
+  // Listen first, so PUBLIC_URL (and with it the token issuer) is the real URL.
+  let handler: Handler | undefined;
+  const server = await listen({
+    fetch: (request: Request, env?: unknown) =>
+      handler ? handler(request, env) : new Response('starting', { status: 503 }),
+  });
+  const smtp = options.smtp === false ? null : await startSmtpSink();
+  const config = createTestConfig({
+    PUBLIC_URL: server.url,
+    ...(smtp ? { SMTP_URL: smtp.url } : {}),
+    ...options.env,
+  });
+  const logs: string[] = [];
+  const logger: Logger = options.captureLogs
+    ? createLogger(
+        'debug',
+        new Writable({
+          write(chunk, _encoding, done) {
+            logs.push(String(chunk));
+            done();
+          },
+        }),
+      )
+    : createLogger('silent');
+  const database = await createTestDatabase();
+  const clock = createManualClock();
+  const mailer = createMailer({ config, logger });
+  const identity = await createEmbeddedIdentity({
+    config,
+    database,
+    logger,
+    mailer,
+    clock,
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
+  const app = createApp({
+    config,
+    database,
+    identity,
+    logger,
+    version: 'test',
+    startedAt: Date.now(),
+    webRoot: options.webRoot ?? null,
+  });
+  handler = (request, env) => app.fetch(request, env as never);
+
+  const clients: CognitoIdentityProviderClient[] = [];
+  const cognito = (clientOptions: { maxAttempts?: number } = {}) => {
+    const client = new CognitoIdentityProviderClient({
+      region: config.COGNITO_REGION,
+      endpoint: `${server.url}/idp`,
+      maxAttempts: clientOptions.maxAttempts ?? 1,
+    });
+    clients.push(client);
+    return client;
+  };
+  const sdk = cognito();
+
+  return {
+    url: server.url,
+    idpEndpoint: `${server.url}/idp`,
+    config,
+    database,
+    identity,
+    clock,
+    smtp,
+    logs,
+    cognito,
+    api(path, { token, method = 'GET', body } = {}) {
+      const headers: Record<string, string> = {};
+      if (token) headers.Authorization = token;
+      if (body !== undefined) headers['Content-Type'] = 'application/json';
+      return fetch(`${server.url}${path}`, {
+        method,
+        headers,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+    },
+    async createUser(overrides = {}) {
+      const user = {
+        email: uniqueEmail(),
+        password: TEST_PASSWORD,
+        givenName: 'Ada',
+        familyName: 'Lovelace',
+        ...overrides,
+      };
+      const { sub } = await identity.admin.createUser(user);
+      return { ...user, sub };
+    },
+    async signIn(user, clientId = identity.clientId) {
+      const answer = await sdk.send(
+        new InitiateAuthCommand({
+          AuthFlow: 'USER_PASSWORD_AUTH',
+          ClientId: clientId,
+          AuthParameters: { USERNAME: user.email, PASSWORD: user.password },
+        }),
+      );
+      const result = answer.AuthenticationResult;
+      if (!result?.AccessToken || !result.IdToken || !result.RefreshToken || !result.ExpiresIn) {
+        throw new Error('The sign-in returned no tokens');
+      }
+      return {
+        AccessToken: result.AccessToken,
+        IdToken: result.IdToken,
+        RefreshToken: result.RefreshToken,
+        ExpiresIn: result.ExpiresIn,
+      };
+    },
+    async close() {
+      for (const client of clients) client.destroy();
+      await server.close();
+      await identity.close();
+      await mailer.close();
+      await smtp?.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import type { Clock } from '../../src/identity/embedded/clock.ts';
+
+/** A clock that only moves when a test moves it (code expiry, lockouts, token lifetimes). */
+export type ManualClock = Clock & {
+  advance(milliseconds: number): void;
+  set(millisecondsSinceEpoch: number): void;
+};
+
+export function createManualClock(start = Date.now()): ManualClock {
+  let now = start;
+  return {
+    now: () => now,
+    advance(milliseconds) {
+      now += milliseconds;
+    },
+    set(millisecondsSinceEpoch) {
+      now = millisecondsSinceEpoch;
+    },
+  };
+}

@@ -7,9 +7,9 @@ import { Button } from '../components/ui/button.tsx';
 import { Drawer, DrawerContent, DrawerDescription, DrawerTitle } from '../components/ui/drawer.tsx';
 import { Skeleton } from '../components/ui/skeleton.tsx';
 import { AuthGate } from '../features/auth/auth-gate.tsx';
-import { useLogout } from '../features/auth/use-logout.ts';
 import { cn } from '../lib/cn.ts';
 import { paths } from '../lib/paths.ts';
+import { useLogout } from '../lib/session/use-logout.ts';
 import { useAppSelector } from './hooks.ts';
 
 type NavItem = { label: string; href: string; icon: ComponentType<{ className?: string }> };

@@ -1,29 +1,75 @@
 import { createBrowserRouter, Navigate } from 'react-router';
-import { AlertsPage } from '../features/alerts/alerts-page.tsx';
-import { LoginPage } from '../features/auth/login-page.tsx';
 import { HomePage } from '../features/home/home-page.tsx';
-import { MonitorsPage } from '../features/monitors/monitors-page.tsx';
-import { SettingsPage } from '../features/settings/settings-page.tsx';
 import { paths } from '../lib/paths.ts';
-import { DashboardLayout } from './dashboard-layout.tsx';
 import { NotFoundPage, RouteError } from './route-error.tsx';
 
+/**
+ * Routes. The home page is in the main bundle so it paints at once; account pages and the
+ * dashboard load on demand (with the identity SDK they need).
+ */
 export function createRouter() {
   return createBrowserRouter([
     {
       errorElement: <RouteError />,
       children: [
         { path: paths.home.path, element: <HomePage /> },
-        { path: paths.login.path, element: <LoginPage /> },
+        {
+          path: paths.login.path,
+          lazy: async () => ({
+            Component: (await import('../features/auth/login-page.tsx')).LoginPage,
+          }),
+        },
+        {
+          path: paths.signup.path,
+          lazy: async () => ({
+            Component: (await import('../features/auth/signup-page.tsx')).SignupPage,
+          }),
+        },
+        {
+          path: paths.confirm.path,
+          lazy: async () => ({
+            Component: (await import('../features/auth/confirm-page.tsx')).ConfirmPage,
+          }),
+        },
+        {
+          path: paths.forgotPassword.path,
+          lazy: async () => ({
+            Component: (await import('../features/auth/forgot-password-page.tsx'))
+              .ForgotPasswordPage,
+          }),
+        },
+        {
+          path: paths.resetPassword.path,
+          lazy: async () => ({
+            Component: (await import('../features/auth/reset-password-page.tsx')).ResetPasswordPage,
+          }),
+        },
         {
           path: '/dashboard',
-          element: <DashboardLayout />,
+          lazy: async () => ({
+            Component: (await import('./dashboard-layout.tsx')).DashboardLayout,
+          }),
           errorElement: <RouteError />,
           children: [
             { index: true, element: <Navigate to={paths.dashboard.monitors.href()} replace /> },
-            { path: paths.dashboard.monitors.path, element: <MonitorsPage /> },
-            { path: paths.dashboard.alerts.path, element: <AlertsPage /> },
-            { path: paths.dashboard.settings.path, element: <SettingsPage /> },
+            {
+              path: paths.dashboard.monitors.path,
+              lazy: async () => ({
+                Component: (await import('../features/monitors/monitors-page.tsx')).MonitorsPage,
+              }),
+            },
+            {
+              path: paths.dashboard.alerts.path,
+              lazy: async () => ({
+                Component: (await import('../features/alerts/alerts-page.tsx')).AlertsPage,
+              }),
+            },
+            {
+              path: paths.dashboard.settings.path,
+              lazy: async () => ({
+                Component: (await import('../features/settings/settings-page.tsx')).SettingsPage,
+              }),
+            },
           ],
         },
         { path: '*', element: <NotFoundPage /> },

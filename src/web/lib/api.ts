@@ -12,14 +12,25 @@ export const API_TIMEOUT_MS = 15_000;
 type SessionShape = { session: { token: string | null } };
 
 /**
- * Runs before every API call (spec §4): refreshes an expired access token. The accounts feature
- * installs the real one at start; until then calls go out with whatever token the session has.
+ * How the session takes part in API calls, installed by the accounts feature at start:
+ * `beforeRequest` refreshes an expired access token (spec §4); `onUnauthorized` runs when the API
+ * answers 401 to a call that carried a token, and says whether a retry with a new token makes sense.
  */
-export type TokenFreshener = () => Promise<void>;
-let freshenToken: TokenFreshener = async () => {};
+export type SessionHooks = {
+  beforeRequest(): Promise<void>;
+  onUnauthorized(): Promise<boolean>;
+  /** The API refused a freshly refreshed token too: the session cannot continue. */
+  onRejected(): void;
+};
 
-export function installTokenFreshener(freshener: TokenFreshener): void {
-  freshenToken = freshener;
+let sessionHooks: SessionHooks = {
+  beforeRequest: async () => {},
+  onUnauthorized: async () => false,
+  onRejected: () => {},
+};
+
+export function installSessionHooks(hooks: SessionHooks): void {
+  sessionHooks = hooks;
 }
 
 const rawBaseQuery = fetchBaseQuery({
@@ -39,8 +50,15 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
   api,
   extra,
 ) => {
-  await freshenToken();
-  return rawBaseQuery(args, api, extra);
+  await sessionHooks.beforeRequest();
+  const hadToken = Boolean((api.getState() as SessionShape).session.token);
+  const result = await rawBaseQuery(args, api, extra);
+  if (result.error?.status === 401 && hadToken && (await sessionHooks.onUnauthorized())) {
+    const retried = await rawBaseQuery(args, api, extra);
+    if (retried.error?.status === 401) sessionHooks.onRejected();
+    return retried;
+  }
+  return result;
 };
 
 /**

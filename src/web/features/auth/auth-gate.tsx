@@ -2,7 +2,7 @@ import { type ReactNode, useEffect } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { paths } from '../../lib/paths.ts';
-import { restoreSession } from './restore-session.ts';
+import { restoreSession } from '../../lib/session/restore-session.ts';
 
 /**
  * Spec §4: UNDETERMINED and REFRESHING_TOKEN show the skeleton, VALID_TOKEN shows the page,

@@ -1,34 +1,114 @@
-import { Link } from 'react-router';
-import { Logo } from '../../components/logo.tsx';
-import { paths } from '../../lib/paths.ts';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import type { z } from 'zod';
+import { useAppDispatch } from '../../app/hooks.ts';
+import { FormError, FormNotice, SubmitButton } from '../../components/form-parts.tsx';
+import { Field } from '../../components/ui/field.tsx';
+import { describeApiError } from '../../lib/api.ts';
+import { signIn } from '../../lib/identity-client.ts';
+import { describeIdentityError, type IdentityProblem } from '../../lib/identity-errors.ts';
+import { paths, safeRedirectTarget } from '../../lib/paths.ts';
+import { completeSignIn } from '../../lib/session/complete-sign-in.ts';
+import { loginFailed } from '../../lib/session/session-slice.ts';
+import { AccountShell } from './account-shell.tsx';
+import { loginSchema } from './schemas.ts';
+
+type LoginValues = z.infer<typeof loginSchema>;
 
 export function LoginPage() {
-  return (
-    <AccountShell title="Log in to Earshot">
-      <p className="text-sm text-muted-foreground">Sign-in arrives with the accounts release.</p>
-    </AccountShell>
-  );
-}
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const notice = typeof location.state?.notice === 'string' ? location.state.notice : null;
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [problem, setProblem] = useState<IdentityProblem | null>(null);
+  const form = useForm<LoginValues>({
+    resolver: zodResolver(loginSchema),
+    defaultValues: { email: params.get('email') ?? '', password: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
 
-export function AccountShell({
-  title,
-  description,
-  children,
-}: {
-  title: string;
-  description?: string;
-  children: React.ReactNode;
-}) {
+  const onSubmit = form.handleSubmit(async ({ email, password }) => {
+    setProblem(null);
+    let tokens: Awaited<ReturnType<typeof signIn>>;
+    try {
+      tokens = await signIn(email, password);
+    } catch (error) {
+      dispatch(loginFailed({ at: Date.now() }));
+      const found = describeIdentityError(error, 'login');
+      if (found.field === 'email' || found.field === 'password')
+        form.setError(found.field, { message: found.message });
+      else setProblem(found);
+      return;
+    }
+    try {
+      await completeSignIn(dispatch, tokens);
+    } catch (error) {
+      setProblem({ field: 'form', message: describeApiError(error) });
+      return;
+    }
+    await navigate(safeRedirectTarget(params.get('redirectTo')), { replace: true });
+  });
+
+  const email = form.watch('email');
   return (
-    <div className="flex min-h-dvh flex-col items-center bg-muted/40 px-4 py-10">
-      <Link to={paths.home.href()} aria-label="Earshot home" className="rounded-md">
-        <Logo />
-      </Link>
-      <main className="mt-8 w-full max-w-sm rounded-2xl border bg-card p-6 shadow-sm sm:p-8">
-        <h1 className="text-xl font-semibold tracking-tight">{title}</h1>
-        {description ? <p className="mt-1 text-sm text-muted-foreground">{description}</p> : null}
-        <div className="mt-6">{children}</div>
-      </main>
-    </div>
+    <AccountShell
+      title="Log in to Earshot"
+      description="Welcome back. Your monitors kept listening while you were away."
+      footer={
+        <>
+          New to Earshot?{' '}
+          <Link className="font-medium text-primary hover:underline" to={paths.signup.href()}>
+            Create an account
+          </Link>
+        </>
+      }
+    >
+      <form className="grid gap-4" onSubmit={onSubmit} noValidate>
+        {notice ? <FormNotice>{notice}</FormNotice> : null}
+        <FormError message={problem?.message}>
+          {problem?.action === 'confirm' ? (
+            <Link
+              className="font-medium underline"
+              to={paths.confirm.href(email)}
+              state={{ resend: true }}
+            >
+              Confirm your email
+            </Link>
+          ) : problem?.action === 'reset' ? (
+            <Link className="font-medium underline" to={paths.forgotPassword.href()}>
+              Reset your password
+            </Link>
+          ) : null}
+        </FormError>
+        <Field
+          label="Email"
+          type="email"
+          autoComplete="username"
+          inputMode="email"
+          autoFocus
+          error={errors.email?.message}
+          {...form.register('email')}
+        />
+        <div className="grid gap-2">
+          <Field
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            error={errors.password?.message}
+            {...form.register('password')}
+          />
+          <Link
+            className="justify-self-end text-sm text-primary hover:underline"
+            to={paths.forgotPassword.href()}
+          >
+            Forgot your password?
+          </Link>
+        </div>
+        <SubmitButton busy={isSubmitting}>Log in</SubmitButton>
+      </form>
+    </AccountShell>
   );
 }

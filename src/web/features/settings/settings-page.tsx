@@ -1,5 +1,6 @@
-import { useAppSelector } from '../../app/hooks.ts';
 import { PageHeader } from '../../components/page-header.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
 import {
   Card,
   CardContent,
@@ -7,26 +8,73 @@ import {
   CardHeader,
   CardTitle,
 } from '../../components/ui/card.tsx';
+import { Skeleton } from '../../components/ui/skeleton.tsx';
+import { describeApiError } from '../../lib/api.ts';
+import { useGetUserQuery } from '../../lib/user-api.ts';
+import { ChangePasswordForm } from './change-password-form.tsx';
+import { DeleteAccount } from './delete-account.tsx';
+import { EmailAlertsForm } from './email-alerts-form.tsx';
+import { ProfileForm } from './profile-form.tsx';
 
 export function SettingsPage() {
-  const { firstName, lastName, email } = useAppSelector((state) => state.session);
+  const user = useGetUserQuery();
   return (
-    <>
+    <div className="max-w-3xl">
       <PageHeader title="Settings" description="Your profile, email alerts and account." />
-      <Card>
-        <CardHeader>
-          <CardTitle>Profile</CardTitle>
-          <CardDescription>How Earshot greets you.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <dl className="grid gap-3 text-sm sm:grid-cols-[8rem_1fr]">
-            <dt className="text-muted-foreground">Name</dt>
-            <dd>{[firstName, lastName].filter(Boolean).join(' ') || '—'}</dd>
-            <dt className="text-muted-foreground">Email</dt>
-            <dd>{email}</dd>
-          </dl>
-        </CardContent>
-      </Card>
-    </>
+      {user.isLoading ? (
+        <div className="grid gap-6" aria-busy="true">
+          <Skeleton className="h-56" />
+          <Skeleton className="h-48" />
+        </div>
+      ) : user.error || !user.data ? (
+        <Alert variant="destructive">
+          <p>{describeApiError(user.error)}</p>
+          <Button className="mt-3" size="sm" variant="outline" onClick={() => void user.refetch()}>
+            Try again
+          </Button>
+        </Alert>
+      ) : (
+        <div className="grid gap-6">
+          <Section
+            title="Profile"
+            description="How Earshot greets you. Your email address is your sign-in name."
+          >
+            <ProfileForm user={user.data} />
+          </Section>
+          <Section title="Email alerts" description="When Earshot emails you about new matches.">
+            <EmailAlertsForm user={user.data} />
+          </Section>
+          <Section title="Password" description="Changing it signs you out everywhere else.">
+            <ChangePasswordForm />
+          </Section>
+          <Section
+            title="Delete account"
+            description="Remove your account, your monitors and every match, for good."
+          >
+            <DeleteAccount email={user.data.email} />
+          </Section>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Section({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
   );
 }

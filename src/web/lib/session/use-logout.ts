@@ -1,10 +1,10 @@
 import { useCallback } from 'react';
+import { useDispatch } from 'react-redux';
 import { useNavigate } from 'react-router';
-import { useAppDispatch } from '../../app/hooks.ts';
-import { resetAnalytics } from '../../lib/analytics.ts';
-import { api } from '../../lib/api.ts';
-import { paths } from '../../lib/paths.ts';
-import { clearTokenRecord } from '../../lib/token-storage.ts';
+import { resetAnalytics } from '../analytics.ts';
+import { api } from '../api.ts';
+import { paths } from '../paths.ts';
+import { clearTokenRecord } from '../token-storage.ts';
 import { loggedOut } from './session-slice.ts';
 
 /**
@@ -13,7 +13,7 @@ import { loggedOut } from './session-slice.ts';
  * does not also redirect (with a "come back here" target the user did not ask for).
  */
 export function useLogout() {
-  const dispatch = useAppDispatch();
+  const dispatch = useDispatch();
   const navigate = useNavigate();
   return useCallback(async () => {
     clearTokenRecord();

@@ -1,0 +1,54 @@
+import { describe, expect, test } from 'vitest';
+import { ConfigError, parseConfig } from './env.ts';
+
+describe('configuration', () => {
+  test('runs on defaults with nothing set', () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      DATA_DIR: './data',
+      LOG_LEVEL: 'info',
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.publicUrl).toBe('http://127.0.0.1:3000');
+    expect(config.usesExternalCognito).toBe(false);
+  });
+
+  test('empty values mean unset, so a copied .env.example works', () => {
+    expect(parseConfig({ PORT: '', DATABASE_URL: '', POSTHOG_KEY: '' })).toMatchObject({
+      PORT: 3000,
+    });
+  });
+
+  test.each([
+    [{ PORT: 'abc' }, /^Invalid configuration: PORT .*"abc"/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ DATABASE_URL: 'nonsense' }, /DATABASE_URL must be a postgres:\/\//],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ PUBLIC_URL: 'example.com' }, /PUBLIC_URL must be an http/],
+    [{ SMTP_URL: 'mail.example.com' }, /SMTP_URL/],
+    [{ COGNITO_USER_POOL_ID: 'us-east-2_abc' }, /COGNITO_CLIENT_ID must be set together/],
+    [{ COGNITO_REGION: 'mars' }, /COGNITO_REGION/],
+  ])('refuses %o with one line naming the variable', (env, message) => {
+    expect(() => parseConfig(env)).toThrow(ConfigError);
+    try {
+      parseConfig(env);
+    } catch (error) {
+      expect((error as Error).message).toMatch(message);
+      expect((error as Error).message).not.toContain('\n');
+    }
+  });
+
+  test('never echoes a secret value', () => {
+    expect(() => parseConfig({ DATABASE_URL: 'mysql://u:hunter2@db' })).toThrow(/^(?!.*hunter2)/);
+  });
+
+  test('a real Cognito pool turns the embedded identity service off', () => {
+    const config = parseConfig({
+      COGNITO_USER_POOL_ID: 'us-east-2_AbC123',
+      COGNITO_CLIENT_ID: 'abc123',
+    });
+    expect(config.usesExternalCognito).toBe(true);
+  });
+});

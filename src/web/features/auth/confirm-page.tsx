@@ -1,0 +1,112 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import type { z } from 'zod';
+import { FormError, FormNotice, SubmitButton } from '../../components/form-parts.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Field } from '../../components/ui/field.tsx';
+import { confirmSignUp, resendConfirmationCode } from '../../lib/identity-client.ts';
+import { describeIdentityError, type IdentityProblem } from '../../lib/identity-errors.ts';
+import { paths } from '../../lib/paths.ts';
+import { AccountShell } from './account-shell.tsx';
+import { confirmSchema } from './schemas.ts';
+import { useResendCode } from './use-resend-code.ts';
+
+type ConfirmValues = z.infer<typeof confirmSchema>;
+
+export function ConfirmPage() {
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [problem, setProblem] = useState<IdentityProblem | null>(null);
+  const form = useForm<ConfirmValues>({
+    resolver: zodResolver(confirmSchema),
+    defaultValues: { email: params.get('email') ?? '', code: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const resend = useResendCode(
+    () => resendConfirmationCode(form.getValues('email').trim()),
+    'resend',
+  );
+
+  // Arriving from a sign-in refused as "not confirmed": send a fresh code once, unasked.
+  const autoSent = useRef(false);
+  useEffect(() => {
+    if (location.state?.resend && !autoSent.current && params.get('email')) {
+      autoSent.current = true;
+      void resend.resend();
+    }
+  }, [location.state, params, resend]);
+
+  const onSubmit = form.handleSubmit(async ({ email, code }) => {
+    setProblem(null);
+    try {
+      await confirmSignUp(email, code);
+      await navigate(`${paths.login.href()}?email=${encodeURIComponent(email)}`, {
+        state: { notice: 'Your email address is confirmed. Log in to start listening.' },
+      });
+    } catch (error) {
+      const found = describeIdentityError(error, 'confirm');
+      if (found.field === 'code' || found.field === 'email')
+        form.setError(found.field, { message: found.message });
+      else setProblem(found);
+    }
+  });
+
+  const initialNotice = typeof location.state?.notice === 'string' ? location.state.notice : null;
+  const resendProblem = resend.problem?.message;
+  return (
+    <AccountShell
+      title="Confirm your email"
+      description="Enter the 6-digit code we emailed you."
+      footer={
+        <Link className="font-medium text-primary hover:underline" to={paths.login.href()}>
+          Back to log in
+        </Link>
+      }
+    >
+      <form className="grid gap-4" onSubmit={onSubmit} noValidate>
+        {resend.sent ? (
+          <FormNotice>We sent a new code. Check your inbox (and the spam folder).</FormNotice>
+        ) : initialNotice ? (
+          <FormNotice>{initialNotice}</FormNotice>
+        ) : null}
+        <FormError message={problem?.message ?? resendProblem}>
+          {problem?.action === 'login' ? (
+            <Link className="font-medium underline" to={paths.login.href()}>
+              Log in
+            </Link>
+          ) : null}
+        </FormError>
+        <Field
+          label="Email"
+          type="email"
+          autoComplete="email"
+          error={errors.email?.message}
+          {...form.register('email')}
+        />
+        <Field
+          label="Code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          placeholder="123456"
+          autoFocus
+          className="[&_input]:tracking-[0.3em]"
+          error={errors.code?.message}
+          {...form.register('code')}
+        />
+        <SubmitButton busy={isSubmitting}>Confirm email</SubmitButton>
+        <Button
+          type="button"
+          variant="ghost"
+          onClick={() => void resend.resend()}
+          disabled={resend.busy || resend.cooldown > 0}
+        >
+          {resend.cooldown > 0 ? `Send a new code (${resend.cooldown} s)` : 'Send a new code'}
+        </Button>
+      </form>
+    </AccountShell>
+  );
+}

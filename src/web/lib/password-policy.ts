@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+/**
+ * The identity provider's default password policy (PRODUCT.md §5, Cognito's default), checked in
+ * the browser first so most mistakes never leave the page: 8+ characters, upper, lower, digit, symbol.
+ */
+export const newPasswordSchema = z
+  .string()
+  .min(8, 'Use at least 8 characters.')
+  .max(256, 'Use at most 256 characters.')
+  .regex(/[A-Z]/, 'Add an upper-case letter (A–Z).')
+  .regex(/[a-z]/, 'Add a lower-case letter (a–z).')
+  .regex(/[0-9]/, 'Add a digit (0–9).')
+  .regex(/[\^$*.[\]{}()?"!@#%&/\\,><':;|_~`=+\- ]/, 'Add a symbol such as ! ? # or %.');
+
+export const NEW_PASSWORD_HINT =
+  'At least 8 characters, with upper- and lower-case letters, a digit and a symbol.';

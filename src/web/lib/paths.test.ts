@@ -1,0 +1,24 @@
+import { expect, test } from 'vitest';
+import { paths, safeRedirectTarget } from './paths.ts';
+
+test('a redirect target must stay on this site', () => {
+  const fallback = paths.dashboard.monitors.href();
+  expect(safeRedirectTarget('/dashboard/alerts?monitor=1')).toBe('/dashboard/alerts?monitor=1');
+  for (const hostile of [
+    null,
+    '',
+    'https://evil.example',
+    '//evil.example',
+    '/\\evil.example',
+    'javascript:alert(1)',
+  ]) {
+    expect(safeRedirectTarget(hostile)).toBe(fallback);
+  }
+});
+
+test('the login link carries where the user wanted to go', () => {
+  expect(paths.login.href('/dashboard/settings')).toBe(
+    '/account/login?redirectTo=%2Fdashboard%2Fsettings',
+  );
+  expect(paths.login.href()).toBe('/account/login');
+});

@@ -1,0 +1,46 @@
+import type { Dispatch } from '@reduxjs/toolkit';
+import { installSessionHooks } from '../api.ts';
+import {
+  clearTokenRecord,
+  isAccessTokenValid,
+  readTokenRecord,
+  TOKEN_STORAGE_KEY,
+} from '../token-storage.ts';
+import { authStateChanged, loggedOut } from './session-slice.ts';
+
+/**
+ * Connects the session to the API layer: refresh before a call whose token has expired, refresh
+ * and retry once when the API still answers 401, and follow sign-outs made in other tabs.
+ */
+export function connectSessionToApi(dispatch: Dispatch): () => void {
+  installSessionHooks({
+    async beforeRequest() {
+      const record = readTokenRecord();
+      if (!record || isAccessTokenValid(record.AccessToken)) return;
+      const { refreshSession } = await import('./token-refresh.ts');
+      await refreshSession(dispatch);
+    },
+    async onUnauthorized() {
+      const record = readTokenRecord();
+      if (!record?.RefreshToken) {
+        dispatch(authStateChanged('FAILED'));
+        return false;
+      }
+      const { refreshSession } = await import('./token-refresh.ts');
+      return (await refreshSession(dispatch)) === 'refreshed';
+    },
+    onRejected() {
+      clearTokenRecord();
+      dispatch(authStateChanged('FAILED'));
+    },
+  });
+
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === TOKEN_STORAGE_KEY && event.newValue === null) {
+      dispatch(loggedOut());
+      dispatch(authStateChanged('FAILED'));
+    }
+  };
+  window.addEventListener('storage', onStorage);
+  return () => window.removeEventListener('storage', onStorage);
+}

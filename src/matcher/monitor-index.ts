@@ -17,10 +17,13 @@ import {
   prefixKey,
   SOURCE_BITS,
 } from './compile.ts';
+import { IntLists } from './int-lists.ts';
 import { Int32Arena } from './int32-arena.ts';
 import type { QueryNode, Source } from './query-ast.ts';
+import { formatQuery } from './query-format.ts';
 import { normaliseName, parseQuery } from './query-parser.ts';
-import { forEachWord, normaliseGap } from './text.ts';
+import { TermTable } from './term-table.ts';
+import { normaliseGap, scanWords, type WordVisitor } from './text.ts';
 import { Vocabulary } from './vocabulary.ts';
 
 export type ItemField = 'title' | 'body' | 'url';
@@ -61,6 +64,8 @@ export interface MonitorOptions {
 
 export interface MonitorIndexStats {
   readonly monitors: number;
+  /** Distinct queries: monitors with the same canonical query share one. */
+  readonly queries: number;
   readonly terms: number;
   /** Monitors verified for the last item (the presearcher's candidates). */
   readonly lastCandidates: number;
@@ -79,9 +84,8 @@ export function createMonitorIndex(options: MonitorIndexOptions = {}): MonitorIn
   return new MonitorIndex(options);
 }
 
-const SLOT_SIMPLE = 1;
-const SLOT_ALWAYS = 2;
-const UNKNOWN_WORD = -1;
+const QUERY_SIMPLE = 1;
+const QUERY_ALWAYS = 2;
 const SENTINEL = -2;
 const NO_FIELD = 3;
 const PREFIX_HEADS = 1 << 16;
@@ -126,29 +130,36 @@ function compareHighlights(a: Highlight, b: Highlight): number {
 }
 
 /**
- * All monitors, compiled into typed arrays, with posting lists from each monitor's anchors
- * (the rarest required term of every OR branch) to the monitor. `match` tokenizes an item once,
- * gathers the monitors anchored on its words, and verifies each against the item exactly.
+ * All monitors, compiled into typed arrays. Monitors with the same canonical query share one
+ * compiled query; posting lists lead from each query's anchors (the rarest required term of
+ * every OR branch) to the query. `match` tokenizes an item once, gathers the queries anchored
+ * on its words, verifies each exactly, and reports every monitor of each query that matched.
  */
 export class MonitorIndex {
   private readonly shard: MonitorIndexOptions['shard'];
 
-  // Monitors live in slots; a slot's program or, for a lone word, its term id is in slotData.
-  private readonly slotOf = new Map<string, number>();
-  private readonly slotIds: (string | undefined)[] = [];
-  private slotFlags = new Uint8Array(1024);
-  private slotData = new Int32Array(1024);
-  private slotStamp = new Int32Array(1024);
-  private readonly freeSlots: number[] = [];
+  // Monitors: monitorInfo[2m] is the query of monitor slot m, monitorInfo[2m + 1] its index
+  // in that query's member list (so removal is a swap, not a scan).
+  private readonly monitorSlots = new Map<string, number>();
+  private readonly monitorIds: (string | undefined)[] = [];
+  private monitorInfo = new Int32Array(2048);
+  private readonly freeMonitors: number[] = [];
+
+  // Queries: queryInfo[2q] is the stamp of the last item that made q a candidate;
+  // queryInfo[2q + 1] packs its flags (2 bits) with its program offset or, for a lone word,
+  // its term id. One array, so checking a candidate touches one cache line.
+  private readonly queryIds = new Map<string, number>();
+  private readonly queryKeys: (string | undefined)[] = [];
+  private queryInfo = new Int32Array(2048);
+  private readonly freeQueries: number[] = [];
+  private readonly members = new IntLists();
+  private readonly postings = new IntLists();
   private readonly always: number[] = [];
 
   private readonly terms = new Vocabulary();
+  private readonly words = new TermTable();
   private readonly gaps = new Vocabulary();
   private readonly code = new Int32Arena();
-  private readonly postings = new Int32Arena();
-  private postOffset = new Int32Array(256);
-  private postLength = new Int32Array(256);
-  private postCapacity = new Int32Array(256);
   private termStamp = new Int32Array(256);
   private termHead = new Int32Array(256);
 
@@ -177,11 +188,12 @@ export class MonitorIndex {
 
   private readonly interner: Interner = {
     term: (key) => {
-      const fresh =
-        key.charCodeAt(0) === 1 && key.charCodeAt(1) === 112 && !this.terms.ids.has(key);
+      const fresh = !this.terms.ids.has(key);
       const id = this.terms.intern(key);
+      if (!fresh) return id;
       this.ensureTermCapacity(this.terms.idLimit);
-      if (fresh) this.registerPrefix(key.slice(2), id);
+      if (key.charCodeAt(0) !== 1) this.words.insert(id, key);
+      else if (key.charCodeAt(1) === 112) this.registerPrefix(key.slice(2), id);
       return id;
     },
     gap: (text) => this.gaps.intern(text),
@@ -189,9 +201,9 @@ export class MonitorIndex {
 
   private readonly releaseTerm = (id: number): void => {
     const key = this.terms.release(id);
-    if (key !== undefined && key.charCodeAt(0) === 1 && key.charCodeAt(1) === 112) {
-      this.unregisterPrefix(key.slice(2));
-    }
+    if (key === undefined) return;
+    if (key.charCodeAt(0) !== 1) this.words.remove(id);
+    else if (key.charCodeAt(1) === 112) this.unregisterPrefix(key.slice(2));
   };
 
   private readonly releaseGap = (id: number): void => {
@@ -203,11 +215,11 @@ export class MonitorIndex {
   }
 
   get size(): number {
-    return this.slotOf.size;
+    return this.monitorSlots.size;
   }
 
   has(id: string): boolean {
-    return this.slotOf.has(id);
+    return this.monitorSlots.has(id);
   }
 
   /** Whether this index (shard) keeps monitor `id`. */
@@ -221,7 +233,7 @@ export class MonitorIndex {
    */
   add(id: string, query: string | QueryNode, options: MonitorOptions = {}): boolean {
     if (!this.owns(id)) return false;
-    if (this.slotOf.has(id)) throw new Error(`Monitor ${id} is already in the index.`);
+    if (this.monitorSlots.has(id)) throw new Error(`Monitor ${id} is already in the index.`);
     this.insert(id, typeof query === 'string' ? parseQuery(query) : query, options);
     return true;
   }
@@ -232,7 +244,7 @@ export class MonitorIndex {
    */
   update(id: string, query: string | QueryNode, options: MonitorOptions = {}): boolean {
     if (!this.owns(id)) return false;
-    if (!this.slotOf.has(id)) throw new Error(`Monitor ${id} is not in the index.`);
+    if (!this.monitorSlots.has(id)) throw new Error(`Monitor ${id} is not in the index.`);
     const ast = typeof query === 'string' ? parseQuery(query) : query;
     this.remove(id);
     this.insert(id, ast, options);
@@ -241,88 +253,109 @@ export class MonitorIndex {
 
   /** Removes a monitor; false when it was not there. */
   remove(id: string): boolean {
-    const slot = this.slotOf.get(id);
-    if (slot === undefined) return false;
-    const flags = this.slotFlags[slot]!;
-    const data = this.slotData[slot]!;
-    if ((flags & SLOT_SIMPLE) !== 0) {
-      this.removePosting(data, slot);
-      this.releaseTerm(data);
-    } else {
-      const code = this.code.data;
-      const anchorCount = code[data + 1]!;
-      for (let i = 0; i < anchorCount; i++) this.removePosting(code[data + 2 + i]!, slot);
-      if ((flags & SLOT_ALWAYS) !== 0) {
-        const at = this.always.indexOf(slot);
-        this.always[at] = this.always[this.always.length - 1]!;
-        this.always.pop();
-      }
-      forEachReference(code, data + 2 + anchorCount, this.releaseTerm, this.releaseGap);
-      this.code.release(data, code[data]!);
-    }
-    this.slotOf.delete(id);
-    this.slotIds[slot] = undefined;
-    this.slotFlags[slot] = 0;
-    this.freeSlots.push(slot);
+    const monitor = this.monitorSlots.get(id);
+    if (monitor === undefined) return false;
+    const query = this.monitorInfo[2 * monitor]!;
+    const moved = this.members.removeAt(query, this.monitorInfo[2 * monitor + 1]!);
+    if (moved >= 0) this.monitorInfo[2 * moved + 1] = this.monitorInfo[2 * monitor + 1]!;
+    if (this.members.lengthOf(query) === 0) this.dropQuery(query);
+    this.monitorSlots.delete(id);
+    this.monitorIds[monitor] = undefined;
+    this.freeMonitors.push(monitor);
     return true;
   }
 
   stats(): MonitorIndexStats {
-    return { monitors: this.size, terms: this.terms.size, lastCandidates: this.candidateCount };
+    return {
+      monitors: this.size,
+      queries: this.queryIds.size,
+      terms: this.terms.size,
+      lastCandidates: this.candidateCount,
+    };
   }
 
-  /** Every monitor that matches `item`, with its hits; the order is unspecified. */
+  /**
+   * Every monitor that matches `item`, with its hits; the order is unspecified. Monitors with
+   * the same query share one `highlights` array.
+   */
   match(item: MatchableItem): MonitorMatch[] {
     this.analyse(item);
     this.collectCandidates();
     const matches: MonitorMatch[] = [];
     const code = this.code.data;
     for (let i = 0; i < this.candidateCount; i++) {
-      const slot = this.candidates[i]!;
-      const data = this.slotData[slot]!;
-      let ranges: number[];
-      if ((this.slotFlags[slot]! & SLOT_SIMPLE) !== 0) {
-        ranges = [];
+      const query = this.candidates[i]!;
+      const packed = this.queryInfo[2 * query + 1]!;
+      const data = packed >> 2;
+      const ranges: number[] = [];
+      if ((packed & QUERY_SIMPLE) !== 0) {
         this.collectOccurrences(data, ALL_FIELDS, ranges);
       } else {
         const root = data + 2 + code[data + 1]!;
         if (!this.evaluate(code, root)) continue;
-        ranges = [];
         this.collect(code, root, ranges);
       }
-      matches.push({ monitorId: this.slotIds[slot]!, highlights: toHighlights(ranges) });
+      const highlights = toHighlights(ranges);
+      const offset = this.members.offsetOf(query);
+      const end = offset + this.members.lengthOf(query);
+      const list = this.members.data;
+      for (let k = offset; k < end; k++) {
+        matches.push({ monitorId: this.monitorIds[list[k]!]!, highlights });
+      }
     }
     return matches;
   }
 
   private insert(id: string, ast: QueryNode, options: MonitorOptions): void {
-    const slot = this.freeSlots.pop() ?? this.slotIds.length;
-    if (slot === this.slotIds.length) this.slotIds.push(id);
-    else this.slotIds[slot] = id;
-    this.ensureSlotCapacity(slot + 1);
-    this.slotOf.set(id, slot);
-    this.slotStamp[slot] = 0;
+    let sources = 0;
+    for (const source of options.sources ?? []) sources |= SOURCE_BITS[source];
+    const key =
+      options.sources === undefined ? formatQuery(ast) : `${formatQuery(ast)}\u0000${sources}`;
+    const query = this.queryIds.get(key) ?? this.createQuery(key, ast, options.sources, sources);
+    const monitor = this.freeMonitors.pop() ?? this.monitorIds.length;
+    if (monitor === this.monitorIds.length) this.monitorIds.push(id);
+    else this.monitorIds[monitor] = id;
+    if (2 * monitor + 2 > this.monitorInfo.length) {
+      this.monitorInfo = grownInt32(this.monitorInfo, 2 * monitor + 2);
+    }
+    this.monitorSlots.set(id, monitor);
+    this.monitorInfo[2 * monitor] = query;
+    this.monitorInfo[2 * monitor + 1] = this.members.push(query, monitor);
+  }
+
+  private createQuery(
+    key: string,
+    ast: QueryNode,
+    sourceList: readonly Source[] | undefined,
+    sources: number,
+  ): number {
+    const query = this.freeQueries.pop() ?? this.queryKeys.length;
+    if (query === this.queryKeys.length) this.queryKeys.push(key);
+    else this.queryKeys[query] = key;
+    if (2 * query + 2 > this.queryInfo.length) {
+      this.queryInfo = grownInt32(this.queryInfo, 2 * query + 2);
+    }
+    this.queryIds.set(key, query);
+    this.queryInfo[2 * query] = 0;
 
     const simple =
-      options.sources === undefined &&
+      sourceList === undefined &&
       (ast.type === 'prefix' ||
         (ast.type === 'term' && ast.sequence.words.length === 1 && ast.sequence.gaps === null));
     if (simple) {
-      const key = ast.type === 'prefix' ? prefixKey(ast.prefix) : ast.sequence.words[0]!;
-      const term = this.interner.term(key);
-      this.slotFlags[slot] = SLOT_SIMPLE;
-      this.slotData[slot] = term;
-      this.addPosting(term, slot);
-      return;
+      const term = this.interner.term(
+        ast.type === 'prefix' ? prefixKey(ast.prefix) : ast.sequence.words[0]!,
+      );
+      this.queryInfo[2 * query + 1] = (term << 2) | QUERY_SIMPLE;
+      this.postings.push(term, query);
+      return query;
     }
 
     const program: number[] = [];
-    if (options.sources === undefined) {
+    if (sourceList === undefined) {
       emitProgram(ast, program, this.interner);
     } else {
-      let mask = 0;
-      for (const source of options.sources) mask |= SOURCE_BITS[source];
-      program.push(OP_AND, 0, OP_SITES, 3, mask);
+      program.push(OP_AND, 0, OP_SITES, 3, sources);
       emitProgram(ast, program, this.interner);
       program[1] = program.length;
     }
@@ -339,47 +372,38 @@ export class MonitorIndex {
     code[offset + 1] = anchors.length;
     for (let i = 0; i < anchors.length; i++) code[offset + 2 + i] = anchors[i]!;
     code.set(program, offset + 2 + anchors.length);
-    this.slotData[slot] = offset;
     if (anchorSet === null) {
-      this.slotFlags[slot] = SLOT_ALWAYS;
-      this.always.push(slot);
+      this.queryInfo[2 * query + 1] = (offset << 2) | QUERY_ALWAYS;
+      this.always.push(query);
     } else {
-      this.slotFlags[slot] = 0;
-      for (const term of anchors) this.addPosting(term, slot);
+      this.queryInfo[2 * query + 1] = offset << 2;
+      for (const term of anchors) this.postings.push(term, query);
     }
+    return query;
   }
 
-  private addPosting(term: number, slot: number): void {
-    const length = this.postLength[term]!;
-    let capacity = this.postCapacity[term]!;
-    if (length === capacity) {
-      const previous = this.postOffset[term]!;
-      capacity = capacity === 0 ? 1 : capacity * 2;
-      const offset = this.postings.alloc(capacity);
-      if (length > 0) {
-        this.postings.data.copyWithin(offset, previous, previous + length);
-        this.postings.release(previous, length);
+  private dropQuery(query: number): void {
+    const packed = this.queryInfo[2 * query + 1]!;
+    const data = packed >> 2;
+    if ((packed & QUERY_SIMPLE) !== 0) {
+      this.postings.remove(data, query);
+      this.releaseTerm(data);
+    } else {
+      const code = this.code.data;
+      const anchorCount = code[data + 1]!;
+      for (let i = 0; i < anchorCount; i++) this.postings.remove(code[data + 2 + i]!, query);
+      if ((packed & QUERY_ALWAYS) !== 0) {
+        const at = this.always.indexOf(query);
+        this.always[at] = this.always[this.always.length - 1]!;
+        this.always.pop();
       }
-      this.postOffset[term] = offset;
-      this.postCapacity[term] = capacity;
+      forEachReference(code, data + 2 + anchorCount, this.releaseTerm, this.releaseGap);
+      this.code.release(data, code[data]!);
     }
-    this.postings.data[this.postOffset[term]! + length] = slot;
-    this.postLength[term] = length + 1;
-  }
-
-  private removePosting(term: number, slot: number): void {
-    const offset = this.postOffset[term]!;
-    const last = offset + this.postLength[term]! - 1;
-    const data = this.postings.data;
-    let at = last;
-    while (at >= offset && data[at] !== slot) at--;
-    if (at < offset) return;
-    data[at] = data[last]!;
-    this.postLength[term] = last - offset;
-    if (last === offset) {
-      this.postings.release(offset, this.postCapacity[term]!);
-      this.postCapacity[term] = 0;
-    }
+    this.queryIds.delete(this.queryKeys[query]!);
+    this.queryKeys[query] = undefined;
+    this.queryInfo[2 * query + 1] = 0;
+    this.freeQueries.push(query);
   }
 
   private registerPrefix(prefix: string, id: number): void {
@@ -396,19 +420,8 @@ export class MonitorIndex {
   }
 
   private ensureTermCapacity(needed: number): void {
-    if (needed <= this.postOffset.length) return;
-    this.postOffset = grownInt32(this.postOffset, needed);
-    this.postLength = grownInt32(this.postLength, needed);
-    this.postCapacity = grownInt32(this.postCapacity, needed);
     this.termStamp = grownInt32(this.termStamp, needed);
     this.termHead = grownInt32(this.termHead, needed);
-  }
-
-  private ensureSlotCapacity(needed: number): void {
-    if (needed <= this.slotData.length) return;
-    this.slotFlags = grownUint8(this.slotFlags, needed);
-    this.slotData = grownInt32(this.slotData, needed);
-    this.slotStamp = grownInt32(this.slotStamp, needed);
   }
 
   // --- matching -------------------------------------------------------------------------
@@ -416,7 +429,7 @@ export class MonitorIndex {
   private analyse(item: MatchableItem): void {
     if (++this.stamp === 0x7fffffff) {
       this.termStamp.fill(0);
-      this.slotStamp.fill(0);
+      for (let i = 0; i < this.queryInfo.length; i += 2) this.queryInfo[i] = 0;
       this.stamp = 1;
     }
     this.posCount = 0;
@@ -430,7 +443,7 @@ export class MonitorIndex {
       const text = this.fieldTexts[field]!;
       if (text.length === 0) continue;
       this.currentField = field;
-      forEachWord(text, this.onWord);
+      scanWords(text, this.visitor);
       this.pushPosition(SENTINEL, NO_FIELD, 0, 0);
     }
     this.itemSource = SOURCE_BITS[item.source as Source] ?? 0;
@@ -438,12 +451,33 @@ export class MonitorIndex {
     if (item.author) this.markMeta(authorKey(normaliseName(item.author)));
   }
 
-  private readonly onWord = (word: string, start: number, end: number): void => {
-    const term = this.terms.ids.get(word);
-    const position = this.pushPosition(term ?? UNKNOWN_WORD, this.currentField, start, end);
-    if (term !== undefined) this.addOccurrence(term, position);
-    if (this.prefixes.size > 0) this.matchPrefixes(word, position);
+  private readonly visitor: WordVisitor = {
+    asciiWord: (text, start, end, hash) => {
+      const term = this.words.findAscii(text, start, end, hash);
+      const position = this.pushPosition(term, this.currentField, start, end);
+      if (term >= 0) this.addOccurrence(term, position);
+      if (this.prefixes.size > 0 && this.mayHavePrefix(text, start, end)) {
+        this.matchPrefixes(text.slice(start, end).toLowerCase(), position);
+      }
+    },
+    word: (word, start, end) => {
+      const term = this.words.find(word);
+      const position = this.pushPosition(term, this.currentField, start, end);
+      if (term >= 0) this.addOccurrence(term, position);
+      if (this.prefixes.size > 0) this.matchPrefixes(word, position);
+    },
   };
+
+  private mayHavePrefix(text: string, start: number, end: number): boolean {
+    if (this.shortPrefixes > 0) return true;
+    if (end - start < 3) return false;
+    let hash = 0;
+    for (let i = start; i < start + 3; i++) {
+      const code = text.charCodeAt(i);
+      hash = hash * 31 + (code >= 65 && code <= 90 ? code + 32 : code);
+    }
+    return this.prefixHeads[hash & 0xffff] !== 0;
+  }
 
   private pushPosition(term: number, field: number, start: number, end: number): number {
     const position = this.posCount++;
@@ -509,20 +543,20 @@ export class MonitorIndex {
     const postings = this.postings.data;
     for (let i = 0; i < this.presentCount; i++) {
       const term = this.present[i]!;
-      const offset = this.postOffset[term]!;
-      const end = offset + this.postLength[term]!;
+      const offset = this.postings.offsetOf(term);
+      const end = offset + this.postings.lengthOf(term);
       for (let k = offset; k < end; k++) this.addCandidate(postings[k]!, stamp);
     }
-    for (const slot of this.always) this.addCandidate(slot, stamp);
+    for (const query of this.always) this.addCandidate(query, stamp);
   }
 
-  private addCandidate(slot: number, stamp: number): void {
-    if (this.slotStamp[slot] === stamp) return;
-    this.slotStamp[slot] = stamp;
+  private addCandidate(query: number, stamp: number): void {
+    if (this.queryInfo[2 * query] === stamp) return;
+    this.queryInfo[2 * query] = stamp;
     if (this.candidateCount === this.candidates.length) {
       this.candidates = grownInt32(this.candidates, this.candidateCount + 1);
     }
-    this.candidates[this.candidateCount++] = slot;
+    this.candidates[this.candidateCount++] = query;
   }
 
   private evaluate(code: Int32Array, pc: number): boolean {
@@ -671,16 +705,28 @@ export class MonitorIndex {
   }
 }
 
+// Occurrence lists run backwards (newest first), so ranges usually arrive in reverse order.
 function toHighlights(ranges: number[]): Highlight[] {
   const highlights: Highlight[] = [];
+  let ascending = true;
+  let descending = true;
   for (let i = 0; i < ranges.length; i += 3) {
-    highlights.push({
+    const highlight: Highlight = {
       field: ITEM_FIELDS[ranges[i]!]!,
       start: ranges[i + 1]!,
       end: ranges[i + 2]!,
-    });
+    };
+    if (i > 0) {
+      const order = ranges[i]! - ranges[i - 3]! || ranges[i + 1]! - ranges[i - 2]!;
+      if (order < 0) ascending = false;
+      if (order > 0) descending = false;
+    }
+    highlights.push(highlight);
   }
-  highlights.sort(compareHighlights);
+  if (!ascending) {
+    if (descending) highlights.reverse();
+    else highlights.sort(compareHighlights);
+  }
   const merged: Highlight[] = [];
   for (const highlight of highlights) {
     const last = merged[merged.length - 1];

@@ -79,41 +79,59 @@ function isIgnorable(code: number): boolean {
 
 // A run holding non-ASCII characters: segment scripts without spaces, normalise, and split
 // again where NFKC produced a separator (rare: "㍻" → "平成" stays, "⑴" → "(1)" splits).
-function emitComplexRun(text: string, start: number, end: number, sink: WordSink): void {
+function emitComplexRun(text: string, start: number, end: number, visitor: WordVisitor): void {
   const run = text.slice(start, end);
   if (NO_SPACE_SCRIPT.test(run)) {
     segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
     for (const segment of segmenter.segment(run)) {
       if (segment.isWordLike !== true) continue;
       const segmentStart = start + segment.index;
-      emitNormalised(segment.segment, segmentStart, segmentStart + segment.segment.length, sink);
+      emitNormalised(segment.segment, segmentStart, segmentStart + segment.segment.length, visitor);
     }
     return;
   }
-  emitNormalised(run, start, end, sink);
+  emitNormalised(run, start, end, visitor);
 }
 
-function emitNormalised(run: string, start: number, end: number, sink: WordSink): void {
+function emitNormalised(run: string, start: number, end: number, visitor: WordVisitor): void {
   const word = normaliseWordText(run);
   if (word.length === 0) return;
   WORD_RUN.lastIndex = 0;
   const first = WORD_RUN.exec(word);
   if (first !== null && first[0].length === word.length) {
-    sink(word, start, end);
+    visitor.word(word, start, end);
     return;
   }
-  for (const part of word.match(WORD_RUN) ?? []) sink(part, start, end);
+  for (const part of word.match(WORD_RUN) ?? []) visitor.word(part, start, end);
+}
+
+/** Receives the words of a text, in order (see `scanWords`). */
+export interface WordVisitor {
+  /** A run of ASCII letters and digits, not yet lower-cased; `hash` is `hashWord` of its lower case. */
+  asciiWord(text: string, start: number, end: number, hash: number): void;
+  /** A word that went through Unicode normalisation. */
+  word(word: string, start: number, end: number): void;
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** FNV-1a over UTF-16 units; `scanWords` computes the same value on the fly for ASCII words. */
+export function hashWord(word: string): number {
+  let hash = FNV_OFFSET;
+  for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), FNV_PRIME);
+  return hash;
 }
 
 /**
- * Calls `sink` for every word of `text`, in order. Plain ASCII runs take a fast path (a table
- * lookup per character, one slice per word); anything else goes through Unicode normalisation.
+ * Visits every word of `text`. Plain ASCII runs take a fast path that allocates nothing (a table
+ * lookup and a hash step per character); anything else goes through Unicode normalisation.
  */
-export function forEachWord(text: string, sink: WordSink): void {
+export function scanWords(text: string, visitor: WordVisitor): void {
   const length = text.length;
   let start = -1;
-  let upper = false;
   let complex = false;
+  let hash = FNV_OFFSET;
   let i = 0;
   while (i < length) {
     const code = text.charCodeAt(i);
@@ -122,7 +140,7 @@ export function forEachWord(text: string, sink: WordSink): void {
     if (code < 128) {
       const cls = ASCII_CLASS[code]!;
       word = cls !== 0;
-      if (cls === 2) upper = true;
+      if (word) hash = Math.imul(hash ^ (cls === 2 ? code + 32 : code), FNV_PRIME);
     } else {
       if (code >= 0xd800 && code <= 0xdbff && i + 1 < length) width = 2;
       word = isWordCodePoint(text, i) || (start >= 0 && isIgnorable(code));
@@ -131,30 +149,25 @@ export function forEachWord(text: string, sink: WordSink): void {
     if (word) {
       if (start < 0) start = i;
     } else if (start >= 0) {
-      emitRun(text, start, i, upper, complex, sink);
+      if (complex) emitComplexRun(text, start, i, visitor);
+      else visitor.asciiWord(text, start, i, hash);
       start = -1;
-      upper = false;
       complex = false;
+      hash = FNV_OFFSET;
     }
     i += width;
   }
-  if (start >= 0) emitRun(text, start, length, upper, complex, sink);
+  if (start < 0) return;
+  if (complex) emitComplexRun(text, start, length, visitor);
+  else visitor.asciiWord(text, start, length, hash);
 }
 
-function emitRun(
-  text: string,
-  start: number,
-  end: number,
-  upper: boolean,
-  complex: boolean,
-  sink: WordSink,
-): void {
-  if (complex) {
-    emitComplexRun(text, start, end, sink);
-    return;
-  }
-  const raw = text.slice(start, end);
-  sink(upper ? raw.toLowerCase() : raw, start, end);
+/** Calls `sink` for every word of `text` with its normalised form. */
+export function forEachWord(text: string, sink: WordSink): void {
+  scanWords(text, {
+    asciiWord: (source, start, end) => sink(source.slice(start, end).toLowerCase(), start, end),
+    word: sink,
+  });
 }
 
 /** A word with its range in the original string. */

@@ -1,0 +1,73 @@
+// The query language as the app's help shows it (docs/query-language.md says the same).
+
+export interface QueryHelpRow {
+  readonly syntax: string;
+  readonly meaning: string;
+  readonly example: string;
+}
+
+export const QUERY_HELP: readonly QueryHelpRow[] = [
+  {
+    syntax: 'word',
+    meaning:
+      'The whole word, in any case, accents ignored. It matches “Rust’s” and “RUST”, not “trust” or “rusty”.',
+    example: 'rust',
+  },
+  {
+    syntax: '"two words"',
+    meaning: 'These words next to each other, in this order; punctuation between them is ignored.',
+    example: '"open source"',
+  },
+  {
+    syntax: 'word word',
+    meaning: 'Both words, anywhere in the item.',
+    example: 'pglite vector',
+  },
+  {
+    syntax: 'word OR word',
+    meaning:
+      'Either word. OR binds closer than the space: rust async OR await means rust and (async or await).',
+    example: 'postgres OR mysql',
+  },
+  {
+    syntax: '-word',
+    meaning: 'Leaves out items with this word (or phrase, or group in brackets).',
+    example: 'rust -game',
+  },
+  {
+    syntax: 'word*',
+    meaning: 'Any word starting with these letters (at least 3 of them).',
+    example: 'rust*',
+  },
+  {
+    syntax: '( … )',
+    meaning: 'Groups words, to combine them with OR or leave them out together.',
+    example: 'rust (async OR tokio)',
+  },
+  {
+    syntax: 'node.js  c++  c#  .net  $tsla',
+    meaning:
+      'A word written with punctuation matches exactly that: c# finds “C#”, never a lone “c”.',
+    example: 'c#',
+  },
+  {
+    syntax: 'site:name',
+    meaning: 'Only items from this site: hackernews, reddit or lobsters.',
+    example: 'site:hackernews dropbox',
+  },
+  {
+    syntax: 'subreddit:name  r/name',
+    meaning: 'Only this subreddit; -subreddit:name leaves one out.',
+    example: 'r/rust async',
+  },
+  {
+    syntax: 'author:name',
+    meaning: 'Only posts and comments by this person; -author:name leaves them out.',
+    example: 'author:pg',
+  },
+  {
+    syntax: 'title:word',
+    meaning: 'The word (or "phrase", or group) must be in the title.',
+    example: 'title:"show hn"',
+  },
+];

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/** The sources Earshot reads (PRODUCT.md §2). */
+export const SOURCE_NAMES = ['hackernews', 'reddit', 'lobsters'] as const;
+export type SourceName = (typeof SOURCE_NAMES)[number];
+
+/** One post or comment, whatever site it came from (PRODUCT.md §2); the connector adds `fetchedAt`. */
+export const normalisedItemSchema = z.object({
+  source: z.enum(SOURCE_NAMES),
+  externalId: z.string().min(1),
+  kind: z.enum(['post', 'comment']),
+  /** Posts only. */
+  title: z.string().nullable(),
+  /** Plain text: HTML and Markdown reduced, entities decoded; '' when there is none. */
+  body: z.string(),
+  /** The link of a link post; null for self-posts and comments. */
+  url: z.string().nullable(),
+  /** The item on its site. */
+  permalink: z.string(),
+  author: z.string().nullable(),
+  /** The subreddit; null on Hacker News and Lobsters. */
+  community: z.string().nullable(),
+  parentExternalId: z.string().nullable(),
+  /** ISO 8601, UTC. */
+  createdAt: z.string(),
+});
+export type NormalisedItem = z.infer<typeof normalisedItemSchema>;
+
+export type SkipReason = 'deleted' | 'unsupported-kind' | 'invalid';
+
+/** What normalising one raw record gives: an item, or a typed reason to drop it. */
+export type NormaliseResult =
+  | { readonly status: 'item'; readonly item: NormalisedItem }
+  | { readonly status: 'skipped'; readonly reason: SkipReason; readonly detail: string };
+
+export const skipped = (reason: SkipReason, detail: string): NormaliseResult => ({
+  status: 'skipped',
+  reason,
+  detail,
+});
+
+/** The items of a batch of results, dropping the skipped ones. */
+export function keepItems(results: readonly NormaliseResult[]): NormalisedItem[] {
+  return results.flatMap((result) => (result.status === 'item' ? [result.item] : []));
+}
+
+/** The zod problem in one line, for a skip's detail. */
+export function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return 'invalid';
+  return `${issue.path.join('.') || 'value'}: ${issue.message}`;
+}
+
+/** Seconds since the epoch (Reddit, Hacker News) to ISO 8601. */
+export function isoFromSeconds(seconds: number): string {
+  return new Date(seconds * 1000).toISOString();
+}

@@ -20,7 +20,7 @@ export function formatQuery(node: QueryNode): string {
         .map((child) => wrapIf(child, child.type === 'and' || child.type === 'or'))
         .join(' OR ');
     case 'not':
-      return `-${wrapIf(node.child, node.child.type === 'and' || node.child.type === 'or')}`;
+      return `-${wrapIf(node.child, isCompound(node.child))}`;
     case 'title':
       return `title:${wrapIf(node.child, isCompound(node.child))}`;
     case 'site':

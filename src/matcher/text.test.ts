@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { listWords, normaliseGap, normaliseWordText } from './text.ts';
+
+const words = (text: string) => listWords(text).map((word) => word.text);
+
+describe('listWords', () => {
+  it.each([
+    ['possessive', "Reddit's new API", ['reddit', 's', 'new', 'api']],
+    ['curly possessive', 'Rust\u2019s borrow checker', ['rust', 's', 'borrow', 'checker']],
+    ['hyphenation', 'Conde-Nast e-mail', ['conde', 'nast', 'e', 'mail']],
+    ['soft hyphen inside a word', 'e\u00admail', ['email']],
+    ['underscore separates', 'reddit_user', ['reddit', 'user']],
+    [
+      'inner punctuation tokens',
+      'node.js c++ c# .net $TSLA',
+      ['node', 'js', 'c', 'c', 'net', 'tsla'],
+    ],
+    ['diacritics folded', 'Condé Nast, naïve Ångström', ['conde', 'nast', 'naive', 'angstrom']],
+    ['case folded', 'RUST Rust rust', ['rust', 'rust', 'rust']],
+    ['German sharp s', 'Straße STRASSE', ['strasse', 'strasse']],
+    ['NFKC full-width and ligatures', 'Ｒｕｓｔ ﬁle', ['rust', 'file']],
+    ['combining marks composed', 'Cafe\u0301', ['cafe']],
+    ['Greek final sigma', 'ΟΔΟΣ οδος', ['οδοσ', 'οδοσ']],
+    ['Cyrillic', 'Привет мир', ['привет', 'мир']],
+    ['Chinese is segmented', '我喜欢Rust编程', ['我', '喜欢', 'rust', '编', '程']],
+    ['Japanese is segmented', '東京都に行きます', ['東京', '都', 'に', '行き', 'ます']],
+    ['Thai is segmented', 'ภาษาไทยง่าย', ['ภาษา', 'ไทย', 'ง่าย']],
+    ['emoji separate words', 'rust🚀launch 👨‍💻dev', ['rust', 'launch', 'dev']],
+    ['keycap digits keep the digit', '1\ufe0f\u20e3 place', ['1', 'place']],
+    [
+      'URL',
+      'https://www.Example.com/a_b?q=1',
+      ['https', 'www', 'example', 'com', 'a', 'b', 'q', '1'],
+    ],
+    ['decoded entities', 'AT&T <b> "quoted"', ['at', 't', 'b', 'quoted']],
+    ['digits', 'Python 3.12 in 2024', ['python', '3', '12', 'in', '2024']],
+    ['empty', '', []],
+    ['only punctuation', '... --- !!!', []],
+  ])('%s', (_, text, expected) => {
+    expect(words(text)).toEqual(expected);
+  });
+
+  it('keeps UTF-16 offsets into the original text', () => {
+    const text = 'Condé 🚀 Nast’s';
+    const found = listWords(text);
+    expect(found.map((word) => text.slice(word.start, word.end))).toEqual(['Condé', 'Nast', 's']);
+  });
+
+  it('reads a 1 MB item', () => {
+    const text = 'the quick brown fox jumps over the lazy dog. '.repeat(23_302);
+    expect(text.length).toBeGreaterThan(1_000_000);
+    const found = listWords(text);
+    expect(found).toHaveLength(9 * 23_302);
+    expect(found.at(-1)).toEqual({ text: 'dog', start: text.length - 5, end: text.length - 2 });
+  });
+});
+
+describe('normalisation', () => {
+  it('folds a word as the query side does', () => {
+    expect(normaliseWordText('ÉCOLE')).toBe('ecole');
+    expect(normaliseWordText('İstanbul')).toBe('istanbul');
+  });
+
+  it('reads curly apostrophes and Unicode hyphens as ASCII in gaps', () => {
+    expect(normaliseGap('\u2019')).toBe("'");
+    expect(normaliseGap('\u2011')).toBe('-');
+    expect(normaliseGap('\uff0e')).toBe('.');
+  });
+});

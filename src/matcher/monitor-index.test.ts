@@ -468,7 +468,7 @@ describe('MonitorIndex equals the reference scan', () => {
         (queries, items) => {
           const index = createMonitorIndex();
           const asts = queries.map((q) => parseQuery(q));
-          asts.forEach((ast, i) => index.add(`m${i}`, ast));
+          for (const [i, ast] of asts.entries()) index.add(`m${i}`, ast);
           for (const it of items) {
             const got = new Map(index.match(it).map((m) => [m.monitorId, m.highlights]));
             asts.forEach((ast, i) => {

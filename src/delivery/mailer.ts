@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config/env.ts';
@@ -22,7 +23,7 @@ export type Mailer = {
 /**
  * One mailer for every email Earshot sends (identity codes now, alerts later): SMTP when
  * SMTP_URL is set, otherwise an .eml file under DATA_DIR/mail and a log line saying where.
- * Never logs the body: it can hold a code.
+ * Never logs the body or the full address: a body can hold a code.
  */
 export function createMailer({ config, logger }: { config: Config; logger: Logger }): Mailer {
   if (config.SMTP_URL) {
@@ -30,7 +31,10 @@ export function createMailer({ config, logger }: { config: Config; logger: Logge
     return {
       async send(message) {
         const info = await transport.sendMail({ from: config.MAIL_FROM, ...message });
-        logger.info({ to: redactAddress(message.to), subject: message.subject, messageId: info.messageId }, 'mail sent');
+        logger.info(
+          { to: redactAddress(message.to), subject: message.subject, messageId: info.messageId },
+          'mail sent',
+        );
         return { messageId: info.messageId };
       },
       async close() {
@@ -40,15 +44,20 @@ export function createMailer({ config, logger }: { config: Config; logger: Logge
   }
 
   const directory = path.resolve(config.DATA_DIR, 'mail');
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'unix',
+  });
   return {
     async send(message) {
       const info = await transport.sendMail({ from: config.MAIL_FROM, ...message });
-      mkdirSync(directory, { recursive: true });
+      await mkdir(directory, { recursive: true, mode: 0o700 });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      const file = path.join(directory, `${stamp}-${Math.random().toString(36).slice(2, 8)}.eml`);
+      const file = path.join(directory, `${stamp}-${randomUUID().slice(0, 8)}.eml`);
       const raw = info.message;
-      writeFileSync(file, Buffer.isBuffer(raw) ? raw : String(raw));
+      // Readable by the owner only: the file can hold a sign-up or reset code.
+      await writeFile(file, Buffer.isBuffer(raw) ? raw : String(raw), { mode: 0o600 });
       logger.info(
         { to: redactAddress(message.to), subject: message.subject, file },
         `mail written to ${file} (no SMTP_URL configured)`,

@@ -15,6 +15,7 @@ import {
 import type { LimitOverrides } from '../../src/identity/embedded/limits.ts';
 import { createApp } from '../../src/server/create-app.ts';
 import { createLogger, type Logger } from '../../src/server/logger.ts';
+import { type ApiErrorBody, apiErrorBodySchema } from '../../src/shared/api-error.ts';
 import { createManualClock, type ManualClock } from './manual-clock.ts';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
 import { createTestConfig } from './test-config.ts';
@@ -53,6 +54,12 @@ export type IdentityApp = {
     path: string,
     options?: { token?: string; method?: string; body?: unknown },
   ): Promise<Response>;
+  /** One raw call on the wire (no SDK): for framing, headers and malformed input. */
+  idp(
+    operation: string | null,
+    body: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }>;
   /** A confirmed user created directly in the service (no e-mail). */
   createUser(overrides?: Partial<TestUser>): Promise<TestUser & { sub: string }>;
   /** USER_PASSWORD_AUTH through the SDK with the web client (or `clientId`). */
@@ -159,6 +166,25 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
     },
+    async idp(operation, body, headers = {}) {
+      const response = await fetch(`${server.url}/idp/`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/x-amz-json-1.1',
+          ...(operation
+            ? { 'X-Amz-Target': `AWSCognitoIdentityProviderService.${operation}` }
+            : {}),
+          ...headers,
+        },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: text ? JSON.parse(text) : {},
+      };
+    },
     async createUser(overrides = {}) {
       const user = {
         email: uniqueEmail(),
@@ -198,4 +224,26 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
       await database.close();
     },
   };
+}
+
+/** The `error` of an API answer in the JSON error shape. */
+export async function apiErrorOf(response: Response): Promise<ApiErrorBody['error']> {
+  return apiErrorBodySchema.parse(await response.json()).error;
+}
+
+/** What an SDK call failed with: the error name the SDK reports, its message and the HTTP status. */
+export async function failureOf(
+  promise: Promise<unknown>,
+): Promise<{ name: string; message: string; status: number | undefined }> {
+  try {
+    await promise;
+  } catch (error) {
+    const failure = error as Error & { $metadata?: { httpStatusCode?: number } };
+    return {
+      name: failure.name,
+      message: failure.message,
+      status: failure.$metadata?.httpStatusCode,
+    };
+  }
+  throw new Error('Expected the call to fail, but it succeeded');
 }

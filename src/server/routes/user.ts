@@ -16,11 +16,11 @@ import type { AuthEnv } from '../http/require-auth.ts';
  */
 
 const record = {
-  content: { 'application/json': { schema: userRecordSchema.openapi('User') } },
+  content: { 'application/json': { schema: userRecordSchema } },
 };
 const error = (description: string) => ({
   description,
-  content: { 'application/json': { schema: apiErrorBodySchema.openapi('Error') } },
+  content: { 'application/json': { schema: apiErrorBodySchema } },
 });
 const security = [{ accessToken: [] }];
 
@@ -46,7 +46,7 @@ const updateRoute = createRoute({
   request: {
     body: {
       required: true,
-      content: { 'application/json': { schema: updateUserBodySchema.openapi('UpdateUser') } },
+      content: { 'application/json': { schema: updateUserBodySchema } },
     },
   },
   responses: {
@@ -66,7 +66,7 @@ const createUserRoute = createRoute({
   request: {
     body: {
       required: true,
-      content: { 'application/json': { schema: createUserBodySchema.openapi('CreateUser') } },
+      content: { 'application/json': { schema: createUserBodySchema } },
     },
   },
   responses: {
@@ -94,6 +94,12 @@ export function createUserRoutes(deps: Pick<AppDeps, 'database' | 'identity'>) {
     defaultHook: (result) => {
       if (!result.success) throw validationError(result.error);
     },
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'accessToken', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: 'The Cognito access token, raw (as the web app sends it) or as `Bearer <token>`.',
   });
   app.openapi(getRoute, async (c) => {
     c.header('Cache-Control', 'no-store');

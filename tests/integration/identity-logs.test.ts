@@ -1,0 +1,101 @@
+import {
+  ChangePasswordCommand,
+  ConfirmForgotPasswordCommand,
+  ConfirmSignUpCommand,
+  ForgotPasswordCommand,
+  GetUserCommand,
+  InitiateAuthCommand,
+  SignUpCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { expect, test } from 'vitest';
+import {
+  failureOf,
+  startIdentityApp,
+  TEST_PASSWORD,
+  uniqueEmail,
+} from '../support/identity-app.ts';
+
+// Every flow once, with every log line kept: no password, code, token or full address appears.
+test('no password, code, token or e-mail address reaches the logs', async () => {
+  const app = await startIdentityApp({ captureLogs: true });
+  try {
+    const sdk = app.cognito();
+    const clientId = app.identity.clientId;
+    const email = uniqueEmail('private');
+    const secrets: string[] = [
+      TEST_PASSWORD,
+      'New-Password-2',
+      'Third-Password-3',
+      'Wrong-Password-9',
+    ];
+
+    await sdk.send(
+      new SignUpCommand({ ClientId: clientId, Username: email, Password: TEST_PASSWORD }),
+    );
+    const signUpCode = await app.smtp!.nextCode(email);
+    secrets.push(signUpCode);
+    await sdk.send(
+      new ConfirmSignUpCommand({
+        ClientId: clientId,
+        Username: email,
+        ConfirmationCode: signUpCode,
+      }),
+    );
+    await failureOf(
+      sdk.send(
+        new InitiateAuthCommand({
+          AuthFlow: 'USER_PASSWORD_AUTH',
+          ClientId: clientId,
+          AuthParameters: { USERNAME: email, PASSWORD: 'Wrong-Password-9' },
+        }),
+      ),
+    );
+    const tokens = (
+      await sdk.send(
+        new InitiateAuthCommand({
+          AuthFlow: 'USER_PASSWORD_AUTH',
+          ClientId: clientId,
+          AuthParameters: { USERNAME: email, PASSWORD: TEST_PASSWORD },
+        }),
+      )
+    ).AuthenticationResult!;
+    secrets.push(tokens.AccessToken!, tokens.IdToken!, tokens.RefreshToken!);
+    await sdk.send(
+      new InitiateAuthCommand({
+        AuthFlow: 'REFRESH_TOKEN_AUTH',
+        ClientId: clientId,
+        AuthParameters: { REFRESH_TOKEN: tokens.RefreshToken! },
+      }),
+    );
+    await sdk.send(new GetUserCommand({ AccessToken: tokens.AccessToken! }));
+    await app.api('/api/user', { token: tokens.AccessToken!, method: 'POST', body: {} });
+    await app.api('/api/user', { token: `Bearer ${tokens.AccessToken}` });
+    await app.api('/api/user', { token: 'forged.token.value' });
+    await sdk.send(
+      new ChangePasswordCommand({
+        AccessToken: tokens.AccessToken!,
+        PreviousPassword: TEST_PASSWORD,
+        ProposedPassword: 'New-Password-2',
+      }),
+    );
+    await sdk.send(new ForgotPasswordCommand({ ClientId: clientId, Username: email }));
+    const resetCode = await app.smtp!.nextCode(email);
+    secrets.push(resetCode);
+    await sdk.send(
+      new ConfirmForgotPasswordCommand({
+        ClientId: clientId,
+        Username: email,
+        ConfirmationCode: resetCode,
+        Password: 'Third-Password-3',
+      }),
+    );
+
+    const logs = app.logs.join('');
+    expect(logs).toContain('identity request');
+    expect(logs).toContain('mail sent');
+    for (const secret of secrets) expect(logs).not.toContain(secret);
+    expect(logs).not.toContain(email);
+  } finally {
+    await app.close();
+  }
+});

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type AppProcess, startAppProcess } from '../support/app-process.ts';
 import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { type E2eApp, type E2eUser, startE2eApp } from '../support/e2e-app.ts';
 import { createUnverifiableTokenRecord } from '../support/fake-tokens.ts';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
@@ -12,21 +12,28 @@ const DESKTOP = { width: 1280, height: 800 };
 const MOBILE = { width: 390, height: 844 };
 
 describe.runIf(availability.run)('the web shell in Chromium', () => {
-  let app: AppProcess;
+  let e2e: E2eApp;
   let browser: Browser;
+  let ada: E2eUser;
 
   beforeAll(async () => {
-    app = await startAppProcess();
+    e2e = await startE2eApp();
     browser = await launchBrowser(availability.run ? availability.path : '');
+    ada = await e2e.createConfirmedUser({ givenName: 'Ada', familyName: 'Lovelace' });
   });
   afterAll(async () => {
     await browser?.close();
-    await app?.stop();
+    await e2e?.close();
   });
 
-  async function pageWithSession(viewport: { width: number; height: number }, record?: object) {
-    const context = await browser.newContext({ viewport, baseURL: app.url });
-    if (record) {
+  async function pageWithSession(
+    viewport: { width: number; height: number },
+    record?: object | 'real',
+  ) {
+    const context = await browser.newContext({ viewport, baseURL: e2e.app.url });
+    if (record === 'real') {
+      await e2e.seedSession(context, ada);
+    } else if (record) {
       await context.addInitScript((value) => {
         if (!sessionStorage.getItem('seeded')) {
           localStorage.setItem('token', value);
@@ -71,11 +78,7 @@ describe.runIf(availability.run)('the web shell in Chromium', () => {
   });
 
   test('with a valid token record the dashboard shows the sidebar on desktop', async () => {
-    const record = await createUnverifiableTokenRecord({
-      expiresInSeconds: 3600,
-      givenName: 'Ada',
-    });
-    const { context, page, problems } = await pageWithSession(DESKTOP, record);
+    const { context, page, problems } = await pageWithSession(DESKTOP, 'real');
     await page.goto('/dashboard/monitors');
     const sidebar = page.getByTestId('sidebar');
     await sidebar.waitFor({ state: 'visible' });
@@ -87,6 +90,7 @@ describe.runIf(availability.run)('the web shell in Chromium', () => {
     expect(await page.getByTestId('mobile-menu-button').isVisible()).toBe(false);
     await page.getByTestId('header-user').click();
     await page.waitForURL(/\/dashboard\/settings$/);
+    await page.getByRole('heading', { name: 'Profile' }).waitFor();
     await page.goto('/dashboard/monitors');
     await sidebar.waitFor({ state: 'visible' });
     await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard-desktop.png') });
@@ -95,11 +99,7 @@ describe.runIf(availability.run)('the web shell in Chromium', () => {
   });
 
   test('on a phone the sidebar becomes a bottom sheet', async () => {
-    const record = await createUnverifiableTokenRecord({
-      expiresInSeconds: 3600,
-      givenName: 'Ada',
-    });
-    const { context, page, problems } = await pageWithSession(MOBILE, record);
+    const { context, page, problems } = await pageWithSession(MOBILE, 'real');
     await page.goto('/dashboard/monitors');
     await page.getByTestId('mobile-menu-button').waitFor({ state: 'visible' });
     expect(await page.getByTestId('sidebar').isVisible()).toBe(false);
@@ -117,8 +117,7 @@ describe.runIf(availability.run)('the web shell in Chromium', () => {
   });
 
   test('Log Out empties storage and lands on the login page', async () => {
-    const record = await createUnverifiableTokenRecord({ expiresInSeconds: 3600 });
-    const { context, page, problems } = await pageWithSession(DESKTOP, record);
+    const { context, page, problems } = await pageWithSession(DESKTOP, 'real');
     await page.goto('/dashboard/monitors');
     await page.getByTestId('sidebar').getByRole('button', { name: 'Log Out' }).click();
     await page.waitForURL(/\/account\/login$/);

@@ -1,13 +1,10 @@
 import { decodeJwt } from 'jose';
+import type { TokenRecord } from './token-record.ts';
 
 /** Spec §3: the session lives in localStorage under the key `token` as this record. */
 export const TOKEN_STORAGE_KEY = 'token';
 
-export type TokenRecord = {
-  AccessToken: string;
-  RefreshToken?: string | undefined;
-  IdToken: string;
-};
+export type { TokenRecord };
 
 export type IdentityClaims = {
   sub: string;

@@ -1,25 +1,27 @@
+import type { UpdateUserBody, UserRecord } from '../../shared/user.ts';
 import { api } from './api.ts';
 
-/** The backend user record (PRODUCT.md §5), as GET/PUT/POST /api/user answer it. */
-export type UserRecord = {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  timezone: string;
-  emailAlerts: 'instant' | 'hourly' | 'daily' | 'off';
-  createdAt: string;
-};
+export type { UserRecord };
 
-export type UserUpdate = Partial<
-  Pick<UserRecord, 'firstName' | 'lastName' | 'timezone' | 'emailAlerts'>
->;
+/** PUT /api/user: any subset of the editable fields. */
+export type UserUpdate = UpdateUserBody;
 
 /** The user endpoints, shared by the accounts and settings features (spec §7). */
 export const userApi = api.injectEndpoints({
   endpoints: (build) => ({
+    /**
+     * The signed-in user's record. A session restored from storage may predate the record (or the
+     * record was never made on this server), so a 404 makes it with POST /api/user, which is idempotent.
+     */
     getUser: build.query<UserRecord, void>({
-      query: () => '/user',
+      async queryFn(_arg, _api, _extra, baseQuery) {
+        const found = await baseQuery('/user');
+        if (found.error?.status !== 404) {
+          return found.error ? { error: found.error } : { data: found.data as UserRecord };
+        }
+        const created = await baseQuery({ url: '/user', method: 'POST', body: {} });
+        return created.error ? { error: created.error } : { data: created.data as UserRecord };
+      },
       providesTags: ['User'],
     }),
     /** Creates the record for the signed-in identity if it is missing; idempotent. */

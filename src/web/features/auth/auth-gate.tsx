@@ -10,6 +10,7 @@ import { restoreSession } from '../../lib/session/restore-session.ts';
  */
 export function AuthGate({ skeleton, children }: { skeleton: ReactNode; children: ReactNode }) {
   const authState = useAppSelector((state) => state.session.authState);
+  const loggedOutByUser = useAppSelector((state) => state.session.loggedOutByUser);
   const dispatch = useAppDispatch();
   const location = useLocation();
 
@@ -19,7 +20,8 @@ export function AuthGate({ skeleton, children }: { skeleton: ReactNode; children
 
   if (authState === 'VALID_TOKEN') return children;
   if (authState === 'FAILED') {
-    return <Navigate to={paths.login.href(location.pathname + location.search)} replace />;
+    const target = loggedOutByUser ? undefined : location.pathname + location.search;
+    return <Navigate to={paths.login.href(target)} replace />;
   }
   return skeleton;
 }

@@ -57,6 +57,8 @@ export function DeleteAccount({ email }: { email: string }) {
       clearTokenRecord();
       dispatch(api.util.resetApiState());
       resetAnalytics();
+      // The home page is in the main bundle, so a flushSync navigation leaves the dashboard (and
+      // its auth gate) before the session is cleared.
       await navigate(paths.home.href(), { replace: true, flushSync: true });
       dispatch(loggedOut());
       toast.success('Your account and all its data are deleted.');

@@ -39,5 +39,6 @@ describe('the session (spec §3, §4)', () => {
       id: null,
     });
     expect(state.authState).toBe('UNDETERMINED');
+    expect(state.loggedOutByUser).toBe(true);
   });
 });

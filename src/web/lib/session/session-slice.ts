@@ -16,6 +16,8 @@ export type SessionState = {
   expires: number | null;
   /** When the last sign-in was attempted, in milliseconds since the epoch. */
   attempted: number | null;
+  /** True after the user chose Log Out: the gate then sends them to the plain login page. */
+  loggedOutByUser: boolean;
 };
 
 export type SignedInUser = {
@@ -36,6 +38,7 @@ const initialState: SessionState = {
   token: null,
   expires: null,
   attempted: null,
+  loggedOutByUser: false,
 };
 
 export const sessionSlice = createSlice({
@@ -45,7 +48,11 @@ export const sessionSlice = createSlice({
     /** Login success: stores id, names, email, token and expiry, and stamps the attempt time. */
     loginSucceeded(state, action: PayloadAction<SignedInUser & { at: number }>) {
       const { at, ...user } = action.payload;
-      Object.assign(state, user, { attempted: at, authState: 'VALID_TOKEN' as const });
+      Object.assign(state, user, {
+        attempted: at,
+        authState: 'VALID_TOKEN' as const,
+        loggedOutByUser: false,
+      });
     },
     /** Login failure: only stamps the attempt time. */
     loginFailed(state, action: PayloadAction<{ at: number }>) {
@@ -79,7 +86,7 @@ export const sessionSlice = createSlice({
     },
     /** Logout: clears names, email, token, expiry and the auth state (the caller clears storage). */
     loggedOut(state) {
-      return { ...initialState, attempted: state.attempted };
+      return { ...initialState, attempted: state.attempted, loggedOutByUser: true };
     },
   },
 });

@@ -9,8 +9,8 @@ import { loggedOut } from './session-slice.ts';
 
 /**
  * Spec §2: Log Out clears the stored session, resets the API cache and goes to the login page.
- * The session is cleared after the navigation so the dashboard's auth gate, already unmounted,
- * does not also redirect (with a "come back here" target the user did not ask for).
+ * The dashboard's auth gate may notice the cleared session first and redirect too; `loggedOut`
+ * tells it to go to the plain login page, so both lead to the same place.
  */
 export function useLogout() {
   const dispatch = useDispatch();
@@ -19,8 +19,7 @@ export function useLogout() {
     clearTokenRecord();
     dispatch(api.util.resetApiState());
     resetAnalytics();
-    // flushSync: unmount the dashboard now, not in a transition, before the session is cleared.
-    await navigate(paths.login.href(), { replace: true, flushSync: true });
     dispatch(loggedOut());
+    await navigate(paths.login.href(), { replace: true });
   }, [dispatch, navigate]);
 }

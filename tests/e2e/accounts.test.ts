@@ -1,0 +1,226 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { type E2eApp, startE2eApp } from '../support/e2e-app.ts';
+import { TEST_PASSWORD, uniqueEmail } from '../support/identity-app.ts';
+
+const availability = browserAvailability();
+const VIEWPORT = { width: 1280, height: 800 };
+/** The access-token lifetime of the app used for the refresh test: short enough to wait out. */
+const SHORT_TTL_SECONDS = 5;
+
+type StoredRecord = { AccessToken: string; RefreshToken?: string; IdToken: string };
+
+async function storedRecord(page: Page): Promise<StoredRecord | null> {
+  const raw = await page.evaluate(() => localStorage.getItem('token'));
+  return raw ? (JSON.parse(raw) as StoredRecord) : null;
+}
+
+async function logIn(page: Page, email: string, password: string) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+describe.runIf(availability.run)('accounts in Chromium', () => {
+  let browser: Browser;
+  let e2e: E2eApp;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    browser = await launchBrowser(availability.run ? availability.path : '');
+    e2e = await startE2eApp();
+  });
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await e2e?.close();
+  });
+
+  async function newPage(app: E2eApp = e2e) {
+    const context = await browser.newContext({ viewport: VIEWPORT, baseURL: app.app.url });
+    contexts.push(context);
+    return openPage(context);
+  }
+
+  test('a new user signs up, confirms with the emailed code, signs in, stays signed in and logs out', async () => {
+    const { page, problems } = await newPage();
+    const email = uniqueEmail('newcomer');
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Sign up free' }).click();
+    await page.waitForURL(/\/account\/signup$/);
+    await page.getByLabel('First name').fill('Katherine');
+    await page.getByLabel('Last name').fill('Johnson');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    await page.waitForURL(/\/account\/confirm\?email=/);
+    await page
+      .getByTestId('form-notice')
+      .getByText(/6-digit code/)
+      .waitFor();
+    const mail = await e2e.smtp.waitForMail(email);
+    expect(mail.subject).toMatch(/verification code/i);
+    const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    await page.getByLabel('Code').fill(code ?? '');
+    await page.getByRole('button', { name: 'Confirm email' }).click();
+
+    await page.waitForURL(/\/account\/login\?email=/);
+    await page
+      .getByTestId('form-notice')
+      .getByText(/is confirmed/)
+      .waitFor();
+    expect(await page.getByLabel('Email').inputValue()).toBe(email);
+    await page.getByLabel('Password', { exact: true }).fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+
+    await page.waitForURL(/\/dashboard\/monitors$/);
+    await expect.poll(() => page.getByTestId('header-user').textContent()).toContain('Katherine');
+    const record = await storedRecord(page);
+    expect(record && Object.keys(record).sort()).toEqual([
+      'AccessToken',
+      'IdToken',
+      'RefreshToken',
+    ]);
+
+    await page.reload();
+    await page.getByTestId('header-user').waitFor();
+    expect(await page.getByTestId('header-user').textContent()).toContain('Katherine');
+    expect(new URL(page.url()).pathname).toBe('/dashboard/monitors');
+
+    await page.getByTestId('sidebar').getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Profile' }).waitFor();
+    expect(await page.getByLabel('First name').inputValue()).toBe('Katherine');
+
+    await page.getByTestId('sidebar').getByRole('button', { name: 'Log Out' }).click();
+    await page.waitForURL(/\/account\/login$/);
+    expect(await storedRecord(page)).toBeNull();
+    expect(problems.errors).toEqual([]);
+  });
+
+  test('an expired access token is refreshed silently, on navigation and on reload', async () => {
+    const shortLived = await startE2eApp({
+      IDP_ACCESS_TOKEN_TTL_SECONDS: String(SHORT_TTL_SECONDS),
+    });
+    try {
+      const user = await shortLived.createConfirmedUser({ givenName: 'Refresh' });
+      const { page, problems } = await newPage(shortLived);
+      const refreshes: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/idp') && request.postData()?.includes('REFRESH_TOKEN_AUTH')) {
+          refreshes.push(request.url());
+        }
+      });
+      await page.goto('/account/login');
+      await logIn(page, user.email, user.password);
+      await page.waitForURL(/\/dashboard\/monitors$/);
+      const first = await storedRecord(page);
+
+      await page.waitForTimeout((SHORT_TTL_SECONDS + 1) * 1000);
+      await page.getByTestId('sidebar').getByRole('link', { name: 'Settings' }).click();
+      await page.getByRole('heading', { name: 'Profile' }).waitFor();
+      expect(await page.getByLabel('First name').inputValue()).toBe('Refresh');
+      const second = await storedRecord(page);
+      expect(second?.AccessToken).not.toBe(first?.AccessToken);
+      expect(second?.RefreshToken).toBe(first?.RefreshToken);
+      expect(refreshes).toHaveLength(1);
+      expect(new URL(page.url()).pathname).toBe('/dashboard/settings');
+
+      // Reload with an expired token: REFRESHING_TOKEN, then the page, without a detour via login.
+      await page.waitForTimeout((SHORT_TTL_SECONDS + 1) * 1000);
+      await page.reload();
+      await page.getByRole('heading', { name: 'Profile' }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/dashboard/settings');
+      expect(refreshes).toHaveLength(2);
+      expect(problems.errors).toEqual([]);
+    } finally {
+      await shortLived.close();
+    }
+  });
+
+  test('a forgotten password is reset with the emailed code', async () => {
+    const user = await e2e.createConfirmedUser();
+    const { page, problems } = await newPage();
+    await page.goto('/account/login');
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.waitForURL(/\/account\/forgot-password$/);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByRole('button', { name: 'Send the code' }).click();
+
+    await page.waitForURL(/\/account\/reset-password\?email=/);
+    const code = await e2e.smtp.nextCode(user.email);
+    const newPassword = 'Brand-New-Pass-7';
+    await page.getByLabel('Code').fill(code);
+    await page.getByLabel('New password', { exact: true }).fill(newPassword);
+    await page.getByLabel('Repeat the new password').fill(newPassword);
+    await page.getByRole('button', { name: 'Set the new password' }).click();
+
+    await page.waitForURL(/\/account\/login\?email=/);
+    await page
+      .getByTestId('form-notice')
+      .getByText(/password is changed/)
+      .waitFor();
+    await logIn(page, user.email, user.password);
+    expect(await page.getByTestId('password-error').textContent()).toMatch(
+      /email or password is not right/,
+    );
+    await page.getByLabel('Password', { exact: true }).fill(newPassword);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(/\/dashboard\/monitors$/);
+    expect(problems.errors.filter((error) => !/status of 400/.test(error))).toEqual([]);
+  });
+
+  test('sign-in explains a wrong password and an unconfirmed account', async () => {
+    const confirmed = await e2e.createConfirmedUser();
+    const unconfirmed = await e2e.signUp();
+    const { page } = await newPage();
+    await page.goto('/account/login');
+
+    await logIn(page, confirmed.email, 'Not-The-Password-1');
+    const passwordError = page.getByTestId('password-error');
+    await passwordError.waitFor();
+    expect(await passwordError.textContent()).toBe(
+      'The email or password is not right. Check both and try again.',
+    );
+    expect(new URL(page.url()).pathname).toBe('/account/login');
+    expect(await storedRecord(page)).toBeNull();
+
+    await logIn(page, unconfirmed.email, unconfirmed.password);
+    const formError = page.getByTestId('form-error');
+    await formError.waitFor();
+    expect(await formError.textContent()).toMatch(/not confirmed yet/);
+    await formError.getByRole('link', { name: 'Confirm your email' }).click();
+    await page.waitForURL(/\/account\/confirm\?email=/);
+    // The confirmation page sends a fresh code at once; it confirms the account.
+    await page.getByTestId('form-notice').waitFor();
+    const code = await e2e.smtp.nextCode(unconfirmed.email);
+    const fresh = e2e.smtp.pending(unconfirmed.email);
+    const latest =
+      fresh.length > 0 ? (/\b(\d{6})\b/.exec(fresh.at(-1)?.text ?? '')?.[1] ?? code) : code;
+    await page.getByLabel('Code').fill(latest);
+    await page.getByRole('button', { name: 'Confirm email' }).click();
+    await page.waitForURL(/\/account\/login\?email=/);
+  });
+
+  test('sign-up explains a weak password and an email that is taken', async () => {
+    const existing = await e2e.createConfirmedUser();
+    const { page } = await newPage();
+    await page.goto('/account/signup');
+    await page.getByLabel('First name').fill('Weak');
+    await page.getByLabel('Email').fill(uniqueEmail('weak'));
+    await page.getByLabel('Password').fill('password1');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const passwordError = page.getByTestId('password-error');
+    await passwordError.waitFor();
+    expect(await passwordError.textContent()).toMatch(/upper-case letter/);
+
+    await page.getByLabel('Email').fill(existing.email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const emailError = page.getByTestId('email-error');
+    await emailError.waitFor();
+    expect(await emailError.textContent()).toMatch(/already exists/);
+  });
+});

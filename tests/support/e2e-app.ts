@@ -1,0 +1,124 @@
+import {
+  CognitoIdentityProviderClient,
+  ConfirmSignUpCommand,
+  InitiateAuthCommand,
+  SignUpCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import type { BrowserContext } from 'playwright-core';
+import { type AppProcess, startAppProcess } from './app-process.ts';
+import { TEST_PASSWORD, uniqueEmail } from './identity-app.ts';
+import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
+
+export type E2eUser = { email: string; password: string; givenName: string; familyName: string };
+
+export type E2eApp = {
+  app: AppProcess;
+  smtp: SmtpSink;
+  clientId: string;
+  /** Signs up through the identity service (as the browser would) without confirming. */
+  signUp(overrides?: Partial<E2eUser>): Promise<E2eUser>;
+  /** Signs up and confirms with the code that arrives by SMTP. */
+  createConfirmedUser(overrides?: Partial<E2eUser>): Promise<E2eUser>;
+  /** A real token record for `user`, as the web app stores it under `token`. */
+  signIn(user: E2eUser): Promise<{ AccessToken: string; IdToken: string; RefreshToken: string }>;
+  /** Puts a real session in the context's localStorage before any page script runs. */
+  seedSession(context: BrowserContext, user: E2eUser): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** The real app process (node src/main.ts) with its mail going to a loopback SMTP sink. */
+export async function startE2eApp(env: Record<string, string> = {}): Promise<E2eApp> {
+  const smtp = await startSmtpSink();
+  const app = await startAppProcess({ env: { SMTP_URL: smtp.url, ...env } });
+  const config = (await (await fetch(`${app.url}/api/config`)).json()) as {
+    identity: { endpoint: string; region: string; clientId: string };
+  };
+  const sdk = new CognitoIdentityProviderClient({
+    region: config.identity.region,
+    endpoint: config.identity.endpoint,
+    maxAttempts: 1,
+  });
+  const clientId = config.identity.clientId;
+
+  const signUp = async (overrides: Partial<E2eUser> = {}) => {
+    const user = {
+      email: uniqueEmail('e2e'),
+      password: TEST_PASSWORD,
+      givenName: 'Grace',
+      familyName: 'Hopper',
+      ...overrides,
+    };
+    await sdk.send(
+      new SignUpCommand({
+        ClientId: clientId,
+        Username: user.email,
+        Password: user.password,
+        UserAttributes: [
+          { Name: 'email', Value: user.email },
+          { Name: 'given_name', Value: user.givenName },
+          { Name: 'family_name', Value: user.familyName },
+        ],
+      }),
+    );
+    return user;
+  };
+
+  const signIn = async (user: E2eUser) => {
+    const answer = await sdk.send(
+      new InitiateAuthCommand({
+        AuthFlow: 'USER_PASSWORD_AUTH',
+        ClientId: clientId,
+        AuthParameters: { USERNAME: user.email, PASSWORD: user.password },
+      }),
+    );
+    const result = answer.AuthenticationResult;
+    if (!result?.AccessToken || !result.IdToken || !result.RefreshToken)
+      throw new Error('no tokens');
+    return {
+      AccessToken: result.AccessToken,
+      IdToken: result.IdToken,
+      RefreshToken: result.RefreshToken,
+    };
+  };
+
+  return {
+    app,
+    smtp,
+    clientId,
+    signUp,
+    signIn,
+    async createConfirmedUser(overrides) {
+      const user = await signUp(overrides);
+      const code = await smtp.nextCode(user.email);
+      await sdk.send(
+        new ConfirmSignUpCommand({
+          ClientId: clientId,
+          Username: user.email,
+          ConfirmationCode: code,
+        }),
+      );
+      return user;
+    },
+    async seedSession(context, user) {
+      const record = await signIn(user);
+      // As the login page does after a sign-in: make sure the product has the user's record.
+      const ensured = await fetch(`${app.url}/api/user`, {
+        method: 'POST',
+        headers: { Authorization: record.AccessToken, 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+      if (!ensured.ok) throw new Error(`POST /api/user answered ${ensured.status}`);
+      await context.addInitScript((value) => {
+        if (!sessionStorage.getItem('seeded')) {
+          localStorage.setItem('token', value);
+          sessionStorage.setItem('seeded', '1');
+        }
+      }, JSON.stringify(record));
+    },
+    async close() {
+      sdk.destroy();
+      await app.stop();
+      await smtp.close();
+    },
+  };
+}

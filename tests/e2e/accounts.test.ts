@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
@@ -49,6 +50,10 @@ describe.runIf(availability.run)('accounts in Chromium', () => {
     await page.goto('/');
     await page.getByRole('link', { name: 'Sign up free' }).click();
     await page.waitForURL(/\/account\/signup$/);
+    await page.getByLabel('First name').waitFor();
+    await page.screenshot({
+      path: fileURLToPath(new URL('../../docs/screenshots/signup.png', import.meta.url)),
+    });
     await page.getByLabel('First name').fill('Katherine');
     await page.getByLabel('Last name').fill('Johnson');
     await page.getByLabel('Email').fill(email);

@@ -11,6 +11,7 @@ import { updateNames } from '../../lib/identity-client.ts';
 import { describeIdentityError } from '../../lib/identity-errors.ts';
 import { freshAccessToken } from '../../lib/session/fresh-token.ts';
 import { namesChanged } from '../../lib/session/session-slice.ts';
+import { refreshSession } from '../../lib/session/token-refresh.ts';
 import { type UserRecord, useUpdateUserMutation } from '../../lib/user-api.ts';
 
 const profileSchema = z.object({
@@ -49,6 +50,8 @@ export function ProfileForm({ user }: { user: UserRecord }) {
       return;
     }
     dispatch(namesChanged(values));
+    // A new ID token carries the new names, so they survive a reload (the header reads them).
+    await refreshSession(dispatch);
     form.reset(values);
     toast.success('Profile saved.');
   });

@@ -1,0 +1,107 @@
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { type E2eApp, startE2eApp } from '../support/e2e-app.ts';
+
+const availability = browserAvailability();
+
+describe.runIf(availability.run)('settings in Chromium', () => {
+  let browser: Browser;
+  let e2e: E2eApp;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    browser = await launchBrowser(availability.run ? availability.path : '');
+    e2e = await startE2eApp();
+  });
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await e2e?.close();
+  });
+
+  async function signedInPage(user: Awaited<ReturnType<E2eApp['createConfirmedUser']>>) {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      baseURL: e2e.app.url,
+    });
+    contexts.push(context);
+    await e2e.seedSession(context, user);
+    const opened = await openPage(context);
+    await opened.page.goto('/dashboard/settings');
+    await opened.page.getByRole('heading', { name: 'Profile' }).waitFor();
+    return opened;
+  }
+
+  test('the profile, email alerts and time zone are saved and shown after a reload', async () => {
+    const user = await e2e.createConfirmedUser({ givenName: 'Marie', familyName: 'Curie' });
+    const { page, problems } = await signedInPage(user);
+    await page.getByLabel('First name').fill('Maria');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await page.getByText('Profile saved.').waitFor();
+    expect(await page.getByTestId('header-user').textContent()).toContain('Maria');
+
+    await page.getByLabel('Daily digest').check();
+    await page.getByLabel('Time zone', { exact: true }).selectOption('Europe/Paris');
+    await page.getByRole('button', { name: 'Save email alerts' }).click();
+    await page.getByText('Email alerts saved.').waitFor();
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Profile' }).waitFor();
+    expect(await page.getByLabel('First name').inputValue()).toBe('Maria');
+    expect(await page.getByTestId('header-user').textContent()).toContain('Maria');
+    expect(await page.getByLabel('Daily digest').isChecked()).toBe(true);
+    expect(await page.getByLabel('Time zone', { exact: true }).inputValue()).toBe('Europe/Paris');
+    await page.screenshot({
+      path: fileURLToPath(new URL('../../docs/screenshots/settings.png', import.meta.url)),
+      fullPage: true,
+    });
+    expect(problems.errors).toEqual([]);
+  });
+
+  test('changing the password needs the current one and takes effect', async () => {
+    const user = await e2e.createConfirmedUser();
+    const { page } = await signedInPage(user);
+    await page.getByLabel('Current password').fill('Wrong-Current-1');
+    await page.getByLabel('New password', { exact: true }).fill('Another-Secret-8');
+    await page.getByLabel('Repeat the new password').fill('Another-Secret-8');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page
+      .getByTestId('password-error')
+      .getByText(/current password is not right/)
+      .waitFor();
+
+    await page.getByLabel('Current password').fill(user.password);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText(/Password changed/).waitFor();
+    await expect(e2e.signIn(user)).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    await expect(e2e.signIn({ ...user, password: 'Another-Secret-8' })).resolves.toHaveProperty(
+      'AccessToken',
+    );
+  });
+
+  test('deleting the account needs the typed confirmation and removes the identity and the data', async () => {
+    const user = await e2e.createConfirmedUser();
+    const { page, problems } = await signedInPage(user);
+    const before = await e2e.signIn(user);
+    await page.getByRole('button', { name: 'Delete my account…' }).click();
+    const dialog = page.getByRole('alertdialog');
+    const confirm = dialog.getByRole('button', { name: 'Delete forever' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel('Type DELETE to confirm').fill('delete');
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel('Type DELETE to confirm').fill('DELETE');
+    await confirm.click();
+
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByText(/account and all its data are deleted/).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await expect(e2e.signIn(user)).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    const afterwards = await fetch(`${e2e.app.url}/api/user`, {
+      headers: { Authorization: before.AccessToken },
+    });
+    expect([401, 404]).toContain(afterwards.status);
+    expect(problems.errors).toEqual([]);
+  });
+});

@@ -7,6 +7,7 @@ import { requestLog } from './http/request-log.ts';
 import { requireAuth } from './http/require-auth.ts';
 import { analyticsOrigins, createSecurityHeaders } from './http/security-headers.ts';
 import { createStaticWeb } from './http/static-web.ts';
+import { unknownApiPathsAnswer404 } from './http/unknown-api-paths.ts';
 import { createHealthRoutes } from './routes/health.ts';
 import { createPublicConfigRoutes } from './routes/public-config.ts';
 import { createUserRoutes } from './routes/user.ts';
@@ -34,6 +35,11 @@ export function createApp(deps: AppDeps) {
       connectOrigins: deps.identity.connectOrigins(),
       analyticsOrigins: deps.config.POSTHOG_KEY ? analyticsOrigins(deps.config.POSTHOG_HOST) : [],
     }),
+  );
+
+  app.use(
+    '/api/*',
+    unknownApiPathsAnswer404(() => app.routes),
   );
 
   const api = new OpenAPIHono({
@@ -66,8 +72,8 @@ export function createApp(deps: AppDeps) {
     openapi: '3.1.0',
     info: { title: 'Earshot API', version: deps.version },
   });
-  // Registered last, so it only answers what no route above matched (a sub-app's notFound
-  // handler is not consulted once it is mounted with app.route()).
+  // Registered last: a known path with a method no route serves (the unknown paths were answered
+  // before authentication). A sub-app's notFound handler is not consulted once it is mounted.
   api.all('*', (c) =>
     jsonError(c, 'NOT_FOUND', `There is no API endpoint ${c.req.method} ${c.req.path}.`),
   );

@@ -25,6 +25,8 @@ export function createStaticWeb(webRoot: string) {
       },
     }),
   );
+  // A missing hashed file (an old tab after a deploy) must fail loudly, not receive the SPA's HTML.
+  app.all('/assets/*', (c) => c.text('Not found', 404));
   app.use(
     '*',
     serveStatic({

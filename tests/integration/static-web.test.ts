@@ -1,0 +1,58 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type IdentityApp, startIdentityApp } from '../support/identity-app.ts';
+
+// Serving the built SPA: client routes fall back to index.html, hashed assets are cached for a year.
+describe('the web app as served', () => {
+  let app: IdentityApp;
+  beforeAll(async () => {
+    const webRoot = mkdtempSync(path.join(tmpdir(), 'earshot-web-'));
+    mkdirSync(path.join(webRoot, 'assets'));
+    writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><div id="root"></div>');
+    writeFileSync(path.join(webRoot, 'assets', 'index-AbC123.js'), 'console.log(1)');
+    writeFileSync(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    app = await startIdentityApp({ smtp: false, webRoot });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  test.each([
+    '/',
+    '/dashboard/monitors',
+    '/dashboard/alerts',
+    '/account/login',
+    '/unsubscribe?token=x',
+  ])('%s serves index.html, revalidated on every visit', async (page) => {
+    const response = await fetch(`${app.url}${page}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/text\/html/);
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(await response.text()).toContain('<div id="root">');
+  });
+
+  test('hashed assets are immutable for a year', async () => {
+    const response = await fetch(`${app.url}/assets/index-AbC123.js`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(response.headers.get('content-type')).toMatch(/javascript/);
+  });
+
+  test('other static files are cached briefly', async () => {
+    const response = await fetch(`${app.url}/favicon.svg`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=3600');
+  });
+
+  test('a missing asset is a 404, not the SPA', async () => {
+    const response = await fetch(`${app.url}/assets/missing-123.js`);
+    expect(response.status).toBe(404);
+  });
+
+  test('path traversal does not leave the web root', async () => {
+    const response = await fetch(`${app.url}/assets/..%2f..%2f..%2fetc%2fpasswd`);
+    expect(await response.text()).not.toContain('root:');
+  });
+});

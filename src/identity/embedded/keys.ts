@@ -1,11 +1,10 @@
+import { createPrivateKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { desc, isNull } from 'drizzle-orm';
 import {
-  type CryptoKey,
   calculateJwkThumbprint,
   createLocalJWKSet,
   exportJWK,
   generateKeyPair,
-  importJWK,
   type JSONWebKeySet,
   type JWK,
   type JWTVerifyGetKey,
@@ -22,7 +21,7 @@ import { type Clock, nowDate } from './clock.ts';
  */
 export type SigningKeys = {
   /** The key that signs new tokens of this use. */
-  signingKey(use: IdpTokenUse): { kid: string; key: CryptoKey };
+  signingKey(use: IdpTokenUse): { kid: string; key: KeyObject };
   /** The public keys, as published at /idp/<poolId>/.well-known/jwks.json. */
   jwks(): JSONWebKeySet;
   /** Key resolver for jose's jwtVerify; reloads from the database when it meets an unknown kid. */
@@ -32,7 +31,7 @@ export type SigningKeys = {
 };
 
 type LoadedKeys = {
-  signing: Map<IdpTokenUse, { kid: string; key: CryptoKey }>;
+  signing: Map<IdpTokenUse, { kid: string; key: KeyObject }>;
   jwks: JSONWebKeySet;
   resolver: ReturnType<typeof createLocalJWKSet>;
 };
@@ -104,11 +103,11 @@ async function insertKey(db: Database, use: IdpTokenUse, clock: Clock): Promise<
 
 async function readKeys(db: Database): Promise<LoadedKeys> {
   const rows = await db.select().from(idpSigningKeys).orderBy(desc(idpSigningKeys.createdAt));
-  const signing = new Map<IdpTokenUse, { kid: string; key: CryptoKey }>();
+  const signing = new Map<IdpTokenUse, { kid: string; key: KeyObject }>();
   for (const row of rows) {
     if (row.retiredAt || signing.has(row.tokenUse)) continue;
-    const key = await importJWK(row.privateJwk as JWK, 'RS256');
-    signing.set(row.tokenUse, { kid: row.kid, key: key as CryptoKey });
+    const key = createPrivateKey({ key: row.privateJwk as JsonWebKey, format: 'jwk' });
+    signing.set(row.tokenUse, { kid: row.kid, key });
   }
   const jwks: JSONWebKeySet = {
     keys: rows.map((row) => {

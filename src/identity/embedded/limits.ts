@@ -132,12 +132,16 @@ export function createLimiter(db: Database, clock: Clock, limits: IdentityLimits
       await hit(`ip:signInFailures:${ip}`, limits.perIp.signInFailures);
     },
 
-    /** NotAuthorizedException "Password attempts exceeded" while `key` is locked out. */
-    async checkLockout(key: string): Promise<void> {
+    /**
+     * NotAuthorizedException "Password attempts exceeded" while `key` is locked out; otherwise
+     * whether failures are on record (so a success knows whether there is anything to clear).
+     */
+    async checkLockout(key: string): Promise<boolean> {
       const [row] = await db.select().from(idpSignInFailures).where(eq(idpSignInFailures.key, key));
       if (row?.lockedUntil && row.lockedUntil.getTime() > clock.now()) {
         throw errors.passwordAttemptsExceeded();
       }
+      return row !== undefined;
     },
 
     /** Counts a failed sign-in; from the threshold on, locks for an exponentially longer time. */

@@ -47,10 +47,21 @@ export async function updateUser(
     .where(eq(idpUsers.sub, sub));
 }
 
+// App clients are created and never changed or deleted by the service, and every operation
+// looks one up: keep them in memory for a while (per database, as tests run several services).
+const CLIENT_CACHE_MS = 60_000;
+const clientCaches = new WeakMap<Database, Map<string, { client: IdpClient; until: number }>>();
+
 /** The app client, or ResourceNotFoundException as Cognito answers for an unknown ClientId. */
 export async function requireClient(db: Database, clientId: string): Promise<IdpClient> {
+  const cache = clientCaches.get(db) ?? new Map();
+  clientCaches.set(db, cache);
+  const cached = cache.get(clientId);
+  if (cached && cached.until > Date.now()) return cached.client;
   const [client] = await db.select().from(idpClients).where(eq(idpClients.clientId, clientId));
   if (!client) throw errors.unknownClient(clientId);
+  if (cache.size > 1000) cache.clear();
+  cache.set(clientId, { client, until: Date.now() + CLIENT_CACHE_MS });
   return client;
 }
 

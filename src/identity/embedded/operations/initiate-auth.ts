@@ -81,7 +81,7 @@ async function signIn(
 
   const user = await findUserByUsername(ctx.db, username);
   const lockKey = user ? `sub:${user.sub}` : `name:${normalizeUsername(username)}`;
-  await ctx.limiter.checkLockout(lockKey);
+  const hadFailures = await ctx.limiter.checkLockout(lockKey);
   const correct = await ctx.passwords.verify(user?.passwordHash ?? null, password);
   if (!user || !correct) {
     await ctx.limiter.recordSignInFailure(lockKey);
@@ -89,7 +89,7 @@ async function signIn(
     throw errors.incorrectCredentials();
   }
   if (user.status !== 'CONFIRMED') throw errors.userNotConfirmed();
-  await ctx.limiter.clearSignInFailures(lockKey);
+  if (hadFailures) await ctx.limiter.clearSignInFailures(lockKey);
   if (ctx.passwords.needsRehash(user.passwordHash)) {
     await updateUser(ctx, user.sub, { passwordHash: await ctx.passwords.hash(password) });
   }
@@ -99,9 +99,9 @@ async function signIn(
 async function refresh(ctx: ServiceContext, client: IdpClient, parameters: AuthParameters) {
   const token = parameters.REFRESH_TOKEN;
   if (!token) throw errors.missingParameter('REFRESH_TOKEN');
-  const session = await findRefreshSession(ctx, token);
-  if (session.clientId !== client.clientId) throw errors.invalidRefreshToken();
+  const found = await findRefreshSession(ctx, token);
+  if (found.session.clientId !== client.clientId) throw errors.invalidRefreshToken();
   // Over the internal user name (the sub), as Cognito requires for refresh.
-  checkSecretHash(client, session.sub, parameters.SECRET_HASH, errors.refreshSecretHashMismatch);
-  return refreshSession(ctx, session);
+  checkSecretHash(client, found.user.sub, parameters.SECRET_HASH, errors.refreshSecretHashMismatch);
+  return refreshSession(ctx, found);
 }

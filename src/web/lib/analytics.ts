@@ -7,6 +7,8 @@ import type { PublicConfig } from '../../shared/public-config.ts';
  */
 let client: PostHog | null = null;
 let identified: string | null = null;
+/** The user known before PostHog finished loading; identified as soon as it has. */
+let pending: { sub: string; email: string } | null = null;
 
 export async function initAnalytics(settings: PublicConfig['analytics']): Promise<void> {
   if (!settings || client) return;
@@ -20,16 +22,23 @@ export async function initAnalytics(settings: PublicConfig['analytics']): Promis
     session_recording: { maskAllInputs: true },
   });
   client = posthog;
+  if (pending) identifyUser(pending.sub, pending.email);
 }
 
 /** Spec §1: after load, identify the user by sub and email. */
 export function identifyUser(sub: string, email: string): void {
-  if (!client || identified === sub) return;
+  if (!client) {
+    pending = { sub, email };
+    return;
+  }
+  pending = null;
+  if (identified === sub) return;
   client.identify(sub, { email });
   identified = sub;
 }
 
 export function resetAnalytics(): void {
   identified = null;
+  pending = null;
   client?.reset();
 }

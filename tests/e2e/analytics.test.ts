@@ -1,0 +1,78 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { type E2eApp, startE2eApp } from '../support/e2e-app.ts';
+import { startRequestRecorder } from '../support/request-recorder.ts';
+
+const availability = browserAvailability();
+
+describe.runIf(availability.run)('analytics in Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser(availability.run ? availability.path : '');
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  test('without a PostHog key no request leaves for any other host', async () => {
+    const e2e = await startE2eApp();
+    try {
+      const user = await e2e.createConfirmedUser();
+      const context = await browser.newContext({ baseURL: e2e.app.url });
+      await e2e.seedSession(context, user);
+      const { page, problems } = await openPage(context);
+      const origins = new Set<string>();
+      page.on('request', (request) => {
+        origins.add(new URL(request.url()).origin);
+      });
+      await page.goto('/');
+      await page.goto('/dashboard/settings');
+      await page.getByRole('heading', { name: 'Profile' }).waitFor();
+      await page.waitForTimeout(500);
+      expect([...origins]).toEqual([e2e.app.url]);
+      expect(problems.errors).toEqual([]);
+      await context.close();
+    } finally {
+      await e2e.close();
+    }
+  });
+
+  test('with a key, PostHog is initialised from /api/config and identifies the user by sub and email', async () => {
+    const posthog = await startRequestRecorder();
+    const e2e = await startE2eApp({ POSTHOG_KEY: 'phc_test_key', POSTHOG_HOST: posthog.url });
+    try {
+      const user = await e2e.createConfirmedUser();
+      const { IdToken } = await e2e.signIn(user);
+      const sub = JSON.parse(Buffer.from(IdToken.split('.')[1] ?? '', 'base64url').toString('utf8'))
+        .sub as string;
+      const context = await browser.newContext({ baseURL: e2e.app.url });
+      await e2e.seedSession(context, user);
+      // The recorder is a stand-in: PostHog's optional extras it cannot serve may log errors.
+      const { page } = await openPage(context);
+      await page.goto('/dashboard/monitors');
+      await page.getByTestId('sidebar').waitFor();
+      // PostHog drops *events* from automated browsers (navigator.webdriver), but not the flags
+      // request it makes right after identify: as `sub`, with the email as a person property.
+      const identified = () =>
+        posthog.requests.find((r) => {
+          if (!r.path.startsWith('/flags')) return false;
+          const body = JSON.parse(r.body || '{}') as {
+            distinct_id?: string;
+            person_properties?: { email?: string };
+          };
+          return body.distinct_id === sub && body.person_properties?.email === user.email;
+        });
+      await expect.poll(() => Boolean(identified()), { timeout: 20_000 }).toBe(true);
+      expect(
+        posthog.requests.some(
+          (r) => r.body.includes('phc_test_key') || r.query.toString().includes('phc_test_key'),
+        ),
+      ).toBe(true);
+      await context.close();
+    } finally {
+      await e2e.close();
+      await posthog.close();
+    }
+  });
+});

@@ -88,6 +88,9 @@ describe.runIf(availability.run)('the web shell in Chromium', () => {
     expect(await sidebar.getByRole('button', { name: 'Log Out' }).isVisible()).toBe(true);
     expect(await page.getByTestId('header-user').textContent()).toContain('Ada');
     expect(await page.getByTestId('mobile-menu-button').isVisible()).toBe(false);
+    const help = page.getByRole('region', { name: 'How to write a query' });
+    expect(await help.getByRole('row').count()).toBeGreaterThan(8);
+    expect(await help.textContent()).toContain('"open source"');
     await page.getByTestId('header-user').click();
     await page.waitForURL(/\/dashboard\/settings$/);
     await page.getByRole('heading', { name: 'Profile' }).waitFor();

@@ -1,0 +1,45 @@
+import { QUERY_HELP } from '../../../matcher/query-help.ts';
+
+/** The query language for users (PRODUCT.md §3), from the matcher's own help data. */
+export function QueryHelp() {
+  return (
+    <section aria-labelledby="query-help" className="rounded-xl border bg-card p-6 shadow-sm">
+      <h2 id="query-help" className="text-base font-semibold">
+        How to write a query
+      </h2>
+      <p className="mt-1 text-sm text-muted-foreground">
+        Plain words work as you would expect. These are there when you need more.
+      </p>
+      <div className="mt-4 overflow-x-auto">
+        <table className="w-full min-w-[36rem] text-left text-sm">
+          <thead className="text-xs text-muted-foreground">
+            <tr>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                Write
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                To find
+              </th>
+              <th scope="col" className="py-2 font-medium">
+                Example
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y">
+            {QUERY_HELP.map((row) => (
+              <tr key={row.syntax} className="align-top">
+                <td className="py-2.5 pr-4 font-mono text-xs whitespace-nowrap">{row.syntax}</td>
+                <td className="py-2.5 pr-4 text-muted-foreground">{row.meaning}</td>
+                <td className="py-2.5">
+                  <code className="rounded bg-muted px-1.5 py-0.5 text-xs whitespace-nowrap">
+                    {row.example}
+                  </code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

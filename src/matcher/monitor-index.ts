@@ -19,10 +19,10 @@ import {
 } from './compile.ts';
 import { IntLists } from './int-lists.ts';
 import { Int32Arena } from './int32-arena.ts';
+import { EMPTY, OpenHashIndex } from './open-hash-index.ts';
 import type { QueryNode, Source } from './query-ast.ts';
-import { formatQuery } from './query-format.ts';
 import { normaliseName, parseQuery } from './query-parser.ts';
-import { TermTable } from './term-table.ts';
+import { StringTable } from './string-table.ts';
 import { normaliseGap, scanWords, type WordVisitor } from './text.ts';
 import { Vocabulary } from './vocabulary.ts';
 
@@ -88,10 +88,18 @@ const QUERY_SIMPLE = 1;
 const QUERY_ALWAYS = 2;
 const SENTINEL = -2;
 const NO_FIELD = 3;
-const PREFIX_HEADS = 1 << 16;
 
-function headHash(word: string): number {
-  return (word.charCodeAt(0) * 961 + word.charCodeAt(1) * 31 + word.charCodeAt(2)) & 0xffff;
+const FNV_OFFSET = 0x811c9dc5 | 0;
+
+/** One FNV-1a step over a lower-cased character, as `hashWord` and `scanWords` hash. */
+function nextHash(hash: number, code: number): number {
+  return Math.imul(hash ^ (code >= 65 && code <= 90 ? code + 32 : code), 0x01000193);
+}
+
+function hashInts(values: readonly number[]): number {
+  let hash = 0x811c9dc5;
+  for (const value of values) hash = Math.imul(hash ^ value, 0x01000193);
+  return hash;
 }
 
 function grownInt32(array: Int32Array<ArrayBuffer>, needed: number): Int32Array<ArrayBuffer> {
@@ -140,32 +148,36 @@ export class MonitorIndex {
 
   // Monitors: monitorInfo[2m] is the query of monitor slot m, monitorInfo[2m + 1] its index
   // in that query's member list (so removal is a swap, not a scan).
-  private readonly monitorSlots = new Map<string, number>();
-  private readonly monitorIds: (string | undefined)[] = [];
+  private readonly monitors = new StringTable();
   private monitorInfo = new Int32Array(2048);
   private readonly freeMonitors: number[] = [];
+  private nextMonitor = 0;
+  private monitorCount = 0;
 
   // Queries: queryInfo[2q] is the stamp of the last item that made q a candidate;
   // queryInfo[2q + 1] packs its flags (2 bits) with its program offset or, for a lone word,
-  // its term id. One array, so checking a candidate touches one cache line.
-  private readonly queryIds = new Map<string, number>();
-  private readonly queryKeys: (string | undefined)[] = [];
+  // its term id. One array, so checking a candidate touches one cache line. A lone-word query
+  // is found again by its term (simpleQueries), any other by the hash of its program.
   private queryInfo = new Int32Array(2048);
   private readonly freeQueries: number[] = [];
+  private nextQuery = 0;
+  private queryCount = 0;
+  private simpleQueries = new Int32Array(256).fill(-1);
+  private readonly programs = new OpenHashIndex();
   private readonly members = new IntLists();
   private readonly postings = new IntLists();
   private readonly always: number[] = [];
 
   private readonly terms = new Vocabulary();
-  private readonly words = new TermTable();
   private readonly gaps = new Vocabulary();
   private readonly code = new Int32Arena();
   private termStamp = new Int32Array(256);
   private termHead = new Int32Array(256);
 
-  private readonly prefixes = new Map<string, number>();
-  private readonly prefixHeads = new Uint32Array(PREFIX_HEADS);
-  private shortPrefixes = 0;
+  // Prefix terms by their prefix, probed with the running hash of each word's first letters.
+  private readonly prefixes = new StringTable();
+  private prefixCount = 0;
+  private shortestPrefix = 0;
   private longestPrefix = 0;
 
   // Scratch state of the item being matched, reused from item to item.
@@ -185,15 +197,15 @@ export class MonitorIndex {
   private readonly fieldTexts = ['', '', ''];
   private currentField = 0;
   private itemSource = 0;
+  private readonly ranges: number[] = [];
 
   private readonly interner: Interner = {
     term: (key) => {
-      const fresh = !this.terms.ids.has(key);
       const id = this.terms.intern(key);
-      if (!fresh) return id;
+      if (this.terms.references(id) > 1) return id;
       this.ensureTermCapacity(this.terms.idLimit);
-      if (key.charCodeAt(0) !== 1) this.words.insert(id, key);
-      else if (key.charCodeAt(1) === 112) this.registerPrefix(key.slice(2), id);
+      if (key.charCodeAt(0) === 1 && key.charCodeAt(1) === 112)
+        this.registerPrefix(key.slice(2), id);
       return id;
     },
     gap: (text) => this.gaps.intern(text),
@@ -201,9 +213,7 @@ export class MonitorIndex {
 
   private readonly releaseTerm = (id: number): void => {
     const key = this.terms.release(id);
-    if (key === undefined) return;
-    if (key.charCodeAt(0) !== 1) this.words.remove(id);
-    else if (key.charCodeAt(1) === 112) this.unregisterPrefix(key.slice(2));
+    if (key?.charCodeAt(0) === 1 && key.charCodeAt(1) === 112) this.unregisterPrefix(id);
   };
 
   private readonly releaseGap = (id: number): void => {
@@ -215,11 +225,11 @@ export class MonitorIndex {
   }
 
   get size(): number {
-    return this.monitorSlots.size;
+    return this.monitorCount;
   }
 
   has(id: string): boolean {
-    return this.monitorSlots.has(id);
+    return this.monitors.find(id) >= 0;
   }
 
   /** Whether this index (shard) keeps monitor `id`. */
@@ -233,7 +243,7 @@ export class MonitorIndex {
    */
   add(id: string, query: string | QueryNode, options: MonitorOptions = {}): boolean {
     if (!this.owns(id)) return false;
-    if (this.monitorSlots.has(id)) throw new Error(`Monitor ${id} is already in the index.`);
+    if (this.has(id)) throw new Error(`Monitor ${id} is already in the index.`);
     this.insert(id, typeof query === 'string' ? parseQuery(query) : query, options);
     return true;
   }
@@ -244,7 +254,7 @@ export class MonitorIndex {
    */
   update(id: string, query: string | QueryNode, options: MonitorOptions = {}): boolean {
     if (!this.owns(id)) return false;
-    if (!this.monitorSlots.has(id)) throw new Error(`Monitor ${id} is not in the index.`);
+    if (!this.has(id)) throw new Error(`Monitor ${id} is not in the index.`);
     const ast = typeof query === 'string' ? parseQuery(query) : query;
     this.remove(id);
     this.insert(id, ast, options);
@@ -253,22 +263,22 @@ export class MonitorIndex {
 
   /** Removes a monitor; false when it was not there. */
   remove(id: string): boolean {
-    const monitor = this.monitorSlots.get(id);
-    if (monitor === undefined) return false;
+    const monitor = this.monitors.find(id);
+    if (monitor < 0) return false;
     const query = this.monitorInfo[2 * monitor]!;
     const moved = this.members.removeAt(query, this.monitorInfo[2 * monitor + 1]!);
     if (moved >= 0) this.monitorInfo[2 * moved + 1] = this.monitorInfo[2 * monitor + 1]!;
     if (this.members.lengthOf(query) === 0) this.dropQuery(query);
-    this.monitorSlots.delete(id);
-    this.monitorIds[monitor] = undefined;
+    this.monitors.remove(monitor);
     this.freeMonitors.push(monitor);
+    this.monitorCount--;
     return true;
   }
 
   stats(): MonitorIndexStats {
     return {
       monitors: this.size,
-      queries: this.queryIds.size,
+      queries: this.queryCount,
       terms: this.terms.size,
       lastCandidates: this.candidateCount,
     };
@@ -287,7 +297,8 @@ export class MonitorIndex {
       const query = this.candidates[i]!;
       const packed = this.queryInfo[2 * query + 1]!;
       const data = packed >> 2;
-      const ranges: number[] = [];
+      const ranges = this.ranges;
+      ranges.length = 0;
       if ((packed & QUERY_SIMPLE) !== 0) {
         this.collectOccurrences(data, ALL_FIELDS, ranges);
       } else {
@@ -300,44 +311,32 @@ export class MonitorIndex {
       const end = offset + this.members.lengthOf(query);
       const list = this.members.data;
       for (let k = offset; k < end; k++) {
-        matches.push({ monitorId: this.monitorIds[list[k]!]!, highlights });
+        matches.push({ monitorId: this.monitors.keyOf(list[k]!)!, highlights });
       }
     }
     return matches;
   }
 
   private insert(id: string, ast: QueryNode, options: MonitorOptions): void {
-    let sources = 0;
-    for (const source of options.sources ?? []) sources |= SOURCE_BITS[source];
-    const key =
-      options.sources === undefined ? formatQuery(ast) : `${formatQuery(ast)}\u0000${sources}`;
-    const query = this.queryIds.get(key) ?? this.createQuery(key, ast, options.sources, sources);
-    const monitor = this.freeMonitors.pop() ?? this.monitorIds.length;
-    if (monitor === this.monitorIds.length) this.monitorIds.push(id);
-    else this.monitorIds[monitor] = id;
-    if (2 * monitor + 2 > this.monitorInfo.length) {
-      this.monitorInfo = grownInt32(this.monitorInfo, 2 * monitor + 2);
-    }
-    this.monitorSlots.set(id, monitor);
+    const query = this.findOrCreateQuery(ast, options.sources);
+    const monitor = this.freeMonitors.pop() ?? this.nextMonitor++;
+    this.monitorInfo = grownInt32(this.monitorInfo, 2 * monitor + 2);
+    this.monitors.insert(monitor, id);
+    this.monitorCount++;
     this.monitorInfo[2 * monitor] = query;
     this.monitorInfo[2 * monitor + 1] = this.members.push(query, monitor);
   }
 
-  private createQuery(
-    key: string,
-    ast: QueryNode,
-    sourceList: readonly Source[] | undefined,
-    sources: number,
-  ): number {
-    const query = this.freeQueries.pop() ?? this.queryKeys.length;
-    if (query === this.queryKeys.length) this.queryKeys.push(key);
-    else this.queryKeys[query] = key;
-    if (2 * query + 2 > this.queryInfo.length) {
-      this.queryInfo = grownInt32(this.queryInfo, 2 * query + 2);
-    }
-    this.queryIds.set(key, query);
+  private newQuery(packed: number): number {
+    const query = this.freeQueries.pop() ?? this.nextQuery++;
+    this.queryInfo = grownInt32(this.queryInfo, 2 * query + 2);
     this.queryInfo[2 * query] = 0;
+    this.queryInfo[2 * query + 1] = packed;
+    this.queryCount++;
+    return query;
+  }
 
+  private findOrCreateQuery(ast: QueryNode, sourceList: readonly Source[] | undefined): number {
     const simple =
       sourceList === undefined &&
       (ast.type === 'prefix' ||
@@ -346,7 +345,13 @@ export class MonitorIndex {
       const term = this.interner.term(
         ast.type === 'prefix' ? prefixKey(ast.prefix) : ast.sequence.words[0]!,
       );
-      this.queryInfo[2 * query + 1] = (term << 2) | QUERY_SIMPLE;
+      const existing = this.simpleQueries[term]!;
+      if (existing >= 0) {
+        this.releaseTerm(term);
+        return existing;
+      }
+      const query = this.newQuery((term << 2) | QUERY_SIMPLE);
+      this.simpleQueries[term] = query;
       this.postings.push(term, query);
       return query;
     }
@@ -355,14 +360,22 @@ export class MonitorIndex {
     if (sourceList === undefined) {
       emitProgram(ast, program, this.interner);
     } else {
+      let sources = 0;
+      for (const source of sourceList) sources |= SOURCE_BITS[source];
       program.push(OP_AND, 0, OP_SITES, 3, sources);
       emitProgram(ast, program, this.interner);
       program[1] = program.length;
     }
+    const hash = hashInts(program);
+    const existing = this.findProgram(program, hash);
+    if (existing >= 0) {
+      forEachReference(Int32Array.from(program), 0, this.releaseTerm, this.releaseGap);
+      return existing;
+    }
     const anchorSet = chooseAnchors(ast);
     const anchors: number[] = [];
     for (const anchor of anchorSet?.anchors ?? []) {
-      const term = this.terms.ids.get(anchorKey(anchor))!;
+      const term = this.terms.find(anchorKey(anchor));
       if (!anchors.includes(term)) anchors.push(term);
     }
     const size = 2 + anchors.length + program.length;
@@ -372,20 +385,35 @@ export class MonitorIndex {
     code[offset + 1] = anchors.length;
     for (let i = 0; i < anchors.length; i++) code[offset + 2 + i] = anchors[i]!;
     code.set(program, offset + 2 + anchors.length);
-    if (anchorSet === null) {
-      this.queryInfo[2 * query + 1] = (offset << 2) | QUERY_ALWAYS;
-      this.always.push(query);
-    } else {
-      this.queryInfo[2 * query + 1] = offset << 2;
-      for (const term of anchors) this.postings.push(term, query);
-    }
+    const query = this.newQuery((offset << 2) | (anchorSet === null ? QUERY_ALWAYS : 0));
+    this.programs.insert(query, hash);
+    if (anchorSet === null) this.always.push(query);
+    else for (const term of anchors) this.postings.push(term, query);
     return query;
+  }
+
+  /** The query whose stored program equals `program`, or -1. */
+  private findProgram(program: readonly number[], hash: number): number {
+    const { buckets, hashes, mask } = this.programs;
+    const code = this.code.data;
+    for (let at = hash & mask; ; at = (at + 1) & mask) {
+      const query = buckets[at]!;
+      if (query === EMPTY) return -1;
+      if (query < 0 || hashes[query] !== hash) continue;
+      const data = this.queryInfo[2 * query + 1]! >> 2;
+      const root = data + 2 + code[data + 1]!;
+      if (code[data]! - (root - data) !== program.length) continue;
+      let i = 0;
+      while (i < program.length && code[root + i] === program[i]) i++;
+      if (i === program.length) return query;
+    }
   }
 
   private dropQuery(query: number): void {
     const packed = this.queryInfo[2 * query + 1]!;
     const data = packed >> 2;
     if ((packed & QUERY_SIMPLE) !== 0) {
+      this.simpleQueries[data] = -1;
       this.postings.remove(data, query);
       this.releaseTerm(data);
     } else {
@@ -397,31 +425,37 @@ export class MonitorIndex {
         this.always[at] = this.always[this.always.length - 1]!;
         this.always.pop();
       }
+      this.programs.remove(query);
       forEachReference(code, data + 2 + anchorCount, this.releaseTerm, this.releaseGap);
       this.code.release(data, code[data]!);
     }
-    this.queryIds.delete(this.queryKeys[query]!);
-    this.queryKeys[query] = undefined;
     this.queryInfo[2 * query + 1] = 0;
     this.freeQueries.push(query);
+    this.queryCount--;
   }
 
   private registerPrefix(prefix: string, id: number): void {
-    this.prefixes.set(prefix, id);
-    if (prefix.length < 3) this.shortPrefixes++;
-    else this.prefixHeads[headHash(prefix)]!++;
+    this.prefixes.insert(id, prefix);
+    this.shortestPrefix =
+      this.prefixCount === 0 ? prefix.length : Math.min(this.shortestPrefix, prefix.length);
     this.longestPrefix = Math.max(this.longestPrefix, prefix.length);
+    this.prefixCount++;
   }
 
-  private unregisterPrefix(prefix: string): void {
-    this.prefixes.delete(prefix);
-    if (prefix.length < 3) this.shortPrefixes--;
-    else this.prefixHeads[headHash(prefix)]!--;
+  // The shortest and longest bounds only widen; they stay correct, if loose, after removals.
+  private unregisterPrefix(id: number): void {
+    this.prefixes.remove(id);
+    this.prefixCount--;
   }
 
   private ensureTermCapacity(needed: number): void {
     this.termStamp = grownInt32(this.termStamp, needed);
     this.termHead = grownInt32(this.termHead, needed);
+    if (needed > this.simpleQueries.length) {
+      const previous = this.simpleQueries.length;
+      this.simpleQueries = grownInt32(this.simpleQueries, needed);
+      this.simpleQueries.fill(-1, previous);
+    }
   }
 
   // --- matching -------------------------------------------------------------------------
@@ -453,31 +487,18 @@ export class MonitorIndex {
 
   private readonly visitor: WordVisitor = {
     asciiWord: (text, start, end, hash) => {
-      const term = this.words.findAscii(text, start, end, hash);
+      const term = this.terms.table.findAscii(text, start, end, hash);
       const position = this.pushPosition(term, this.currentField, start, end);
       if (term >= 0) this.addOccurrence(term, position);
-      if (this.prefixes.size > 0 && this.mayHavePrefix(text, start, end)) {
-        this.matchPrefixes(text.slice(start, end).toLowerCase(), position);
-      }
+      if (this.prefixCount > 0) this.matchPrefixes(text, start, end, position);
     },
     word: (word, start, end) => {
-      const term = this.words.find(word);
+      const term = this.terms.find(word);
       const position = this.pushPosition(term, this.currentField, start, end);
       if (term >= 0) this.addOccurrence(term, position);
-      if (this.prefixes.size > 0) this.matchPrefixes(word, position);
+      if (this.prefixCount > 0) this.matchPrefixes(word, 0, word.length, position);
     },
   };
-
-  private mayHavePrefix(text: string, start: number, end: number): boolean {
-    if (this.shortPrefixes > 0) return true;
-    if (end - start < 3) return false;
-    let hash = 0;
-    for (let i = start; i < start + 3; i++) {
-      const code = text.charCodeAt(i);
-      hash = hash * 31 + (code >= 65 && code <= 90 ? code + 32 : code);
-    }
-    return this.prefixHeads[hash & 0xffff] !== 0;
-  }
 
   private pushPosition(term: number, field: number, start: number, end: number): number {
     const position = this.posCount++;
@@ -517,23 +538,19 @@ export class MonitorIndex {
   }
 
   private markMeta(key: string): void {
-    const term = this.terms.ids.get(key);
-    if (term !== undefined) this.markPresent(term);
+    const term = this.terms.find(key);
+    if (term >= 0) this.markPresent(term);
   }
 
-  private matchPrefixes(word: string, position: number): void {
-    const length = word.length;
-    if (this.shortPrefixes > 0) {
-      for (let k = 0; k <= Math.min(2, length); k++) {
-        const term = this.prefixes.get(word.slice(0, k));
-        if (term !== undefined) this.addOccurrence(term, position);
-      }
-    }
-    if (length < 3 || this.prefixHeads[headHash(word)] === 0) return;
-    const longest = Math.min(length, this.longestPrefix);
-    for (let k = 3; k <= longest; k++) {
-      const term = this.prefixes.get(k === length ? word : word.slice(0, k));
-      if (term !== undefined) this.addOccurrence(term, position);
+  /** Records `position` under every prefix term that `text[start, end)` (lower-cased) starts with. */
+  private matchPrefixes(text: string, start: number, end: number, position: number): void {
+    const longest = Math.min(end - start, this.longestPrefix);
+    let hash = FNV_OFFSET;
+    for (let k = 0; k < this.shortestPrefix; k++) hash = nextHash(hash, text.charCodeAt(start + k));
+    for (let k = this.shortestPrefix; k <= longest; k++) {
+      if (k > this.shortestPrefix) hash = nextHash(hash, text.charCodeAt(start + k - 1));
+      const term = this.prefixes.findAscii(text, start, start + k, hash);
+      if (term >= 0) this.addOccurrence(term, position);
     }
   }
 

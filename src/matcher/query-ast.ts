@@ -97,7 +97,10 @@ export interface Chunk {
   readonly gaps: string[];
 }
 
+const PLAIN_WORD = /^[a-z0-9]+$/iu;
+
 export function analyseChunk(raw: string): Chunk {
+  if (PLAIN_WORD.test(raw)) return { words: [raw.toLowerCase()], gaps: ['', ''] };
   const words: string[] = [];
   const gaps: string[] = [];
   let previousEnd = 0;
@@ -118,6 +121,10 @@ function isFree(rule: GapRule): boolean {
 
 /** Joins chunks into one sequence: punctuation typed between chunks only constrains its side. */
 export function buildSequence(chunks: readonly Chunk[]): Sequence {
+  const only = chunks.length === 1 ? chunks[0]! : null;
+  if (only !== null && only.words.length === 1 && only.gaps[0] === '' && only.gaps[1] === '') {
+    return { words: only.words, gaps: null };
+  }
   const words: string[] = [];
   const rules: GapRule[] = [];
   let pendingHead = '';

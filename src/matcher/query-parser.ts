@@ -20,6 +20,8 @@ export class QuerySyntaxError extends Error {
 }
 
 const MAX_DEPTH = 32;
+const FIELD = /^(title|site|subreddit|author):$/iu;
+const REDDIT_PREFIX = /^\/?r\//iu;
 const OPEN_QUOTES = new Set(['"', '\u201c', '\u201d', '\u201e']);
 const CLOSE_QUOTES = new Set(['"', '\u201c', '\u201d']);
 const SITE_ALIASES: Readonly<Record<string, Source>> = {
@@ -82,6 +84,8 @@ class Parser {
 
   /** The bare keyword (`OR`, `AND`) standing at the cursor, if any. */
   private keywordHere(): 'OR' | 'AND' | null {
+    const first = this.input.charCodeAt(this.pos);
+    if (first !== 79 && first !== 65) return null;
     for (const keyword of ['OR', 'AND'] as const) {
       if (
         this.input.startsWith(keyword, this.pos) &&
@@ -241,14 +245,15 @@ class Parser {
 
   private parseWord(): QueryNode {
     const start = this.pos;
-    const field = /^(title|site|subreddit|author):/iu.exec(this.input.slice(start, start + 10));
+    const token = this.readToken();
+    const colon = token.indexOf(':');
+    const field = colon < 0 ? null : FIELD.exec(token.slice(0, colon + 1));
     if (field !== null) {
       const name = field[1]!.toLowerCase();
-      this.pos += field[0].length;
+      this.pos = start + field[0].length;
       return name === 'title' ? this.parseTitle(start) : this.parseFilter(name, start);
     }
-    const token = this.readToken();
-    const redditPrefix = /^\/?r\//iu.exec(token);
+    const redditPrefix = token.includes('/') ? REDDIT_PREFIX.exec(token) : null;
     if (redditPrefix !== null) {
       return this.communityNode(token.slice(redditPrefix[0].length), start);
     }
@@ -300,7 +305,7 @@ class Parser {
 
 /** Community and author names compare case-insensitively, as Reddit does. */
 export function normaliseName(name: string): string {
-  return name.normalize('NFKC').toLowerCase();
+  return /^[\x20-\x7e]*$/u.test(name) ? name.toLowerCase() : name.normalize('NFKC').toLowerCase();
 }
 
 function pushFlat(into: QueryNode[], type: 'and' | 'or', node: QueryNode): void {

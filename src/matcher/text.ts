@@ -120,7 +120,7 @@ const FNV_PRIME = 0x01000193;
 export function hashWord(word: string): number {
   let hash = FNV_OFFSET;
   for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), FNV_PRIME);
-  return hash;
+  return hash | 0;
 }
 
 /**

@@ -1,0 +1,60 @@
+import { EMPTY, OpenHashIndex } from './open-hash-index.ts';
+import { hashWord } from './text.ts';
+
+/**
+ * Strings under caller-chosen int ids, found by value. `findAscii` probes with a slice of an
+ * item's text and the hash `scanWords` computed while scanning it, so looking up the words no
+ * monitor uses (most of them) allocates nothing.
+ */
+export class StringTable {
+  private readonly index = new OpenHashIndex();
+  private readonly keys: (string | undefined)[] = [];
+
+  insert(id: number, key: string): void {
+    while (this.keys.length <= id) this.keys.push(undefined);
+    this.keys[id] = key;
+    this.index.insert(id, hashWord(key));
+  }
+
+  remove(id: number): void {
+    if (this.keys[id] === undefined) return;
+    this.index.remove(id);
+    this.keys[id] = undefined;
+  }
+
+  keyOf(id: number): string | undefined {
+    return this.keys[id];
+  }
+
+  /** The id of `key`, or -1. */
+  find(key: string): number {
+    const hash = hashWord(key);
+    const { buckets, hashes, mask } = this.index;
+    for (let at = hash & mask; ; at = (at + 1) & mask) {
+      const id = buckets[at]!;
+      if (id === EMPTY) return -1;
+      if (id >= 0 && hashes[id] === hash && this.keys[id] === key) return id;
+    }
+  }
+
+  /** The id of the lower case of `text[start, end)` (ASCII letters and digits), or -1. */
+  findAscii(text: string, start: number, end: number, hash: number): number {
+    const { buckets, hashes, mask } = this.index;
+    const length = end - start;
+    for (let at = hash & mask; ; at = (at + 1) & mask) {
+      const id = buckets[at]!;
+      if (id === EMPTY) return -1;
+      if (id < 0 || hashes[id] !== hash) continue;
+      const key = this.keys[id]!;
+      if (key.length !== length) continue;
+      let k = 0;
+      while (k < length) {
+        let code = text.charCodeAt(start + k);
+        if (code >= 65 && code <= 90) code += 32;
+        if (code !== key.charCodeAt(k)) break;
+        k++;
+      }
+      if (k === length) return id;
+    }
+  }
+}

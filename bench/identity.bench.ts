@@ -68,7 +68,15 @@ const ALL_SCENARIOS: Scenario[] = [
 const filter = process.argv[2];
 const SCENARIOS = ALL_SCENARIOS.filter((scenario) => !filter || scenario.name.includes(filter));
 
-type Summary = { p50: number; p95: number; p99: number; max: number; throughput: number };
+type Summary = {
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  throughput: number;
+  /** Milliseconds of the server's event loop per request (its single-threaded cost). */
+  loopMs: number;
+};
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'earshot-bench-identity-'));
@@ -152,8 +160,8 @@ async function main(): Promise<void> {
   }
 
   let failed = false;
-  console.log('| scenario | p50 | p95 | p99 | max | req/s | target p95 | result |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---|');
+  console.log('| scenario | p50 | p95 | p99 | max | req/s | loop ms/req | target p95 | result |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const scenario of SCENARIOS) {
     const rounds = results.get(scenario.name) ?? [];
     const median = (pick: (summary: Summary) => number) => medianOf(rounds.map(pick));
@@ -169,6 +177,7 @@ async function main(): Promise<void> {
       fmt(median((s) => s.p99)),
       fmt(median((s) => s.max)),
       String(Math.round(median((s) => s.throughput))),
+      median((s) => s.loopMs).toFixed(2),
       goal,
       verdict,
     ];
@@ -189,6 +198,7 @@ async function main(): Promise<void> {
 
 /** Runs one scenario in a worker thread (the simulated users) and summarises its latencies. */
 function load(request: LoadRequest): Promise<Summary> {
+  const loopBefore = performance.eventLoopUtilization();
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./identity-load.ts', import.meta.url), {
       workerData: request,
@@ -208,6 +218,7 @@ function load(request: LoadRequest): Promise<Summary> {
         p99: at(0.99),
         max: latencies.at(-1) ?? 0,
         throughput: latencies.length / message.seconds,
+        loopMs: performance.eventLoopUtilization(loopBefore).active / latencies.length,
       });
     });
     worker.once('error', reject);

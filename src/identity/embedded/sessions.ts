@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull, lt, ne, or } from 'drizzle-orm';
+import { and, eq, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { idpSessions, idpUsers } from '../../db/schema/identity.ts';
 import { type AccessTokenClaims, InvalidTokenError } from '../port.ts';
@@ -61,11 +61,7 @@ export async function findRefreshSession(
   ctx: ServiceContext,
   refreshToken: string,
 ): Promise<{ session: SessionRow; user: IdpUser }> {
-  const [row] = await ctx.db
-    .select({ session: idpSessions, user: idpUsers })
-    .from(idpSessions)
-    .innerJoin(idpUsers, eq(idpUsers.sub, idpSessions.sub))
-    .where(eq(idpSessions.refreshTokenHash, sha256(refreshToken)));
+  const [row] = await statements(ctx.db).refreshSession.execute({ hash: sha256(refreshToken) });
   if (!row) throw errors.invalidRefreshToken();
   return row;
 }
@@ -115,12 +111,39 @@ export async function isSessionActive(
   db: Database,
   originJti: string | undefined,
 ): Promise<boolean> {
-  if (!originJti) return false;
-  const [session] = await db
-    .select({ revokedAt: idpSessions.revokedAt })
-    .from(idpSessions)
-    .where(eq(idpSessions.originJti, originJti));
+  if (!originJti || !UUID.test(originJti)) return false;
+  const [session] = await statements(db).sessionState.execute({ originJti });
   return Boolean(session && !session.revokedAt);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// The two queries on the hot paths (every refresh; every API request in embedded mode), prepared
+// once per database.
+const prepared = new WeakMap<Database, ReturnType<typeof prepareStatements>>();
+
+function statements(db: Database) {
+  const existing = prepared.get(db);
+  if (existing) return existing;
+  const created = prepareStatements(db);
+  prepared.set(db, created);
+  return created;
+}
+
+function prepareStatements(db: Database) {
+  return {
+    refreshSession: db
+      .select({ session: idpSessions, user: idpUsers })
+      .from(idpSessions)
+      .innerJoin(idpUsers, eq(idpUsers.sub, idpSessions.sub))
+      .where(eq(idpSessions.refreshTokenHash, sql.placeholder('hash')))
+      .prepare('idp_refresh_session'),
+    sessionState: db
+      .select({ revokedAt: idpSessions.revokedAt })
+      .from(idpSessions)
+      .where(eq(idpSessions.originJti, sql.placeholder('originJti')))
+      .prepare('idp_session_state'),
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
-import { type E2eApp, startE2eApp } from '../support/e2e-app.ts';
+import { startE2eApp } from '../support/e2e-app.ts';
 import { startRequestRecorder } from '../support/request-recorder.ts';
 
 const availability = browserAvailability();

@@ -1,9 +1,12 @@
+import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import {
   type AppProcess,
   createDataDir,
+  freePort,
   runAppExpectingFailure,
   startAppProcess,
 } from '../support/app-process.ts';
@@ -44,6 +47,42 @@ describe('the server process', () => {
     expect((await fetch(`${second.url}/api/health`)).status).toBe(200);
     const secondStop = await second.stop('SIGINT');
     expect(secondStop.code).toBe(0);
+  });
+
+  test('npm start passes SIGTERM on to the server, which stops cleanly', async () => {
+    const port = await freePort();
+    const child = spawn('npm', ['start', '--silent'], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      env: {
+        ...process.env,
+        DATABASE_URL: '',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: createDataDir(),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => resolve(code)),
+    );
+    await expect
+      .poll(
+        async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.status,
+        {
+          timeout: 120_000,
+          interval: 200,
+        },
+      )
+      .toBe(200);
+    const started = Date.now();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(output).toContain('"msg":"stopped"');
+    await expect(fetch(`http://127.0.0.1:${port}/api/health`)).rejects.toThrow();
   });
 
   test.each([

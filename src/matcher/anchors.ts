@@ -80,3 +80,57 @@ export function chooseAnchors(node: QueryNode, options: AnchorOptions = {}): Anc
     }
   }
 }
+
+function anchorCost(anchor: Anchor): number {
+  if (anchor.kind === 'word') return wordCost(anchor.word);
+  if (anchor.kind === 'prefix') return prefixCost(anchor.prefix);
+  return META_COST;
+}
+
+/** Terms every matching item holds (the words of the query's required phrases, and so on). */
+export function requiredAnchors(node: QueryNode): Anchor[] {
+  switch (node.type) {
+    case 'term':
+      return node.sequence.words.map((word) => ({ kind: 'word', word }));
+    case 'prefix':
+      return [{ kind: 'prefix', prefix: node.prefix }];
+    case 'community':
+      return [{ kind: 'community', name: node.name }];
+    case 'author':
+      return [{ kind: 'author', name: node.name }];
+    case 'title':
+      return requiredAnchors(node.child);
+    case 'and':
+      return node.children.flatMap(requiredAnchors);
+    default:
+      return [];
+  }
+}
+
+/**
+ * A second required term to check before verifying a query found through `anchor`: the
+ * cheapest (rarest-looking) required term other than the anchor, or null.
+ */
+export function chooseGuard(node: QueryNode, anchor: Anchor): Anchor | null {
+  let best: Anchor | null = null;
+  for (const candidate of requiredAnchors(node)) {
+    if (sameAnchor(candidate, anchor)) continue;
+    if (best === null || anchorCost(candidate) < anchorCost(best)) best = candidate;
+  }
+  return best;
+}
+
+function sameAnchor(a: Anchor, b: Anchor): boolean {
+  return describeAnchor(a) === describeAnchor(b);
+}
+
+function describeAnchor(anchor: Anchor): string {
+  switch (anchor.kind) {
+    case 'word':
+      return `w${anchor.word}`;
+    case 'prefix':
+      return `p${anchor.prefix}`;
+    default:
+      return `${anchor.kind}${anchor.name}`;
+  }
+}

@@ -58,6 +58,16 @@ export class IntLists {
     return moved;
   }
 
+  /** The index of the last occurrence of `value`, or -1. */
+  indexOf(list: number, value: number): number {
+    const offset = this.offsets[list]!;
+    const data = this.arena.data;
+    for (let at = offset + this.lengthOf(list) - 1; at >= offset; at--) {
+      if (data[at] === value) return at - offset;
+    }
+    return -1;
+  }
+
   /** Removes one occurrence of `value` (a scan from the end); false when absent. */
   remove(list: number, value: number): boolean {
     const offset = this.offsets[list]!;

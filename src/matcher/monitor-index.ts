@@ -1,4 +1,4 @@
-import { type Anchor, chooseAnchors } from './anchors.ts';
+import { type Anchor, chooseAnchors, chooseGuard } from './anchors.ts';
 import {
   ALL_FIELDS,
   authorKey,
@@ -165,7 +165,10 @@ export class MonitorIndex {
   private simpleQueries = new Int32Array(256).fill(-1);
   private readonly programs = new OpenHashIndex();
   private readonly members = new IntLists();
+  // Posting lists: term → queries anchored on it, and beside each entry its guard, a second
+  // term the query needs (or -1), checked before the query's program is read.
   private readonly postings = new IntLists();
+  private readonly guards = new IntLists();
   private readonly always: number[] = [];
 
   private readonly terms = new Vocabulary();
@@ -352,7 +355,7 @@ export class MonitorIndex {
       }
       const query = this.newQuery((term << 2) | QUERY_SIMPLE);
       this.simpleQueries[term] = query;
-      this.postings.push(term, query);
+      this.addPosting(term, query, -1);
       return query;
     }
 
@@ -388,7 +391,10 @@ export class MonitorIndex {
     const query = this.newQuery((offset << 2) | (anchorSet === null ? QUERY_ALWAYS : 0));
     this.programs.insert(query, hash);
     if (anchorSet === null) this.always.push(query);
-    else for (const term of anchors) this.postings.push(term, query);
+    else if (anchors.length === 1) {
+      const guard = chooseGuard(ast, anchorSet!.anchors[0]!);
+      this.addPosting(anchors[0]!, query, guard === null ? -1 : this.terms.find(anchorKey(guard)));
+    } else for (const term of anchors) this.addPosting(term, query, -1);
     return query;
   }
 
@@ -414,12 +420,12 @@ export class MonitorIndex {
     const data = packed >> 2;
     if ((packed & QUERY_SIMPLE) !== 0) {
       this.simpleQueries[data] = -1;
-      this.postings.remove(data, query);
+      this.removePosting(data, query);
       this.releaseTerm(data);
     } else {
       const code = this.code.data;
       const anchorCount = code[data + 1]!;
-      for (let i = 0; i < anchorCount; i++) this.postings.remove(code[data + 2 + i]!, query);
+      for (let i = 0; i < anchorCount; i++) this.removePosting(code[data + 2 + i]!, query);
       if ((packed & QUERY_ALWAYS) !== 0) {
         const at = this.always.indexOf(query);
         this.always[at] = this.always[this.always.length - 1]!;
@@ -432,6 +438,17 @@ export class MonitorIndex {
     this.queryInfo[2 * query + 1] = 0;
     this.freeQueries.push(query);
     this.queryCount--;
+  }
+
+  private addPosting(term: number, query: number, guard: number): void {
+    this.postings.push(term, query);
+    this.guards.push(term, guard);
+  }
+
+  private removePosting(term: number, query: number): void {
+    const at = this.postings.indexOf(term, query);
+    this.postings.removeAt(term, at);
+    this.guards.removeAt(term, at);
   }
 
   private registerPrefix(prefix: string, id: number): void {
@@ -558,11 +575,18 @@ export class MonitorIndex {
     this.candidateCount = 0;
     const stamp = this.stamp;
     const postings = this.postings.data;
+    const guards = this.guards.data;
+    const termStamp = this.termStamp;
     for (let i = 0; i < this.presentCount; i++) {
       const term = this.present[i]!;
       const offset = this.postings.offsetOf(term);
-      const end = offset + this.postings.lengthOf(term);
-      for (let k = offset; k < end; k++) this.addCandidate(postings[k]!, stamp);
+      const length = this.postings.lengthOf(term);
+      const guardOffset = this.guards.offsetOf(term);
+      for (let k = 0; k < length; k++) {
+        const guard = guards[guardOffset + k]!;
+        if (guard < 0 || termStamp[guard] === stamp)
+          this.addCandidate(postings[offset + k]!, stamp);
+      }
     }
     for (const query of this.always) this.addCandidate(query, stamp);
   }

@@ -1,0 +1,137 @@
+// The matching engine against its two baselines, at 10 k, 100 k and 1 M monitors.
+//   npm run bench -- matcher            full run (a few minutes)
+//   npm run bench -- matcher --quick    10 k and 100 k only, one round
+// Every scenario runs in a fresh process (bench/matcher-scenario.ts); rounds alternate the order
+// of scenarios; the table shows medians, the raw rounds follow. Figures: docs/PERFORMANCE.md.
+
+import { spawnSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+
+interface Result {
+  engine: string;
+  monitors: number;
+  items: number;
+  itemsPerSecond: number;
+  mbPerSecond: number;
+  matchesPerItem: number;
+  buildMs: number;
+  bytesPerMonitor: number;
+  candidatesPerItem?: number;
+  queries?: number;
+  addMeanMs?: number;
+  addP99Ms?: number;
+  removeMeanMs?: number;
+  removeP99Ms?: number;
+}
+
+interface Scenario {
+  engine: 'earshot' | 'regexp' | 'aho-corasick';
+  monitors: number;
+  /** Items matched by the slow baselines: the first N of the corpus. */
+  sample?: number;
+}
+
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+const quick = values.quick;
+const sizes = quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000];
+const rounds = quick ? 1 : 3;
+const regexpSample: Record<number, number> = { 10000: 300, 100000: 40, 1000000: 8 };
+const ahoSample: Record<number, number> = { 10000: 3086, 100000: 1000, 1000000: 300 };
+
+function runScenario(scenario: Scenario): Result {
+  const args = [
+    '--expose-gc',
+    '--max-old-space-size=12000',
+    `${import.meta.dirname}/matcher-scenario.ts`,
+  ];
+  args.push('--engine', scenario.engine, '--monitors', String(scenario.monitors));
+  if (scenario.sample !== undefined) args.push('--sample', String(scenario.sample));
+  const child = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (child.status !== 0) {
+    throw new Error(`${scenario.engine} at ${scenario.monitors} failed:\n${child.stderr}`);
+  }
+  return JSON.parse(child.stdout) as Result;
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+const engineScenarios: Scenario[] = sizes.map((monitors) => ({ engine: 'earshot', monitors }));
+const baselineScenarios: Scenario[] = sizes.flatMap((monitors) => [
+  { engine: 'regexp' as const, monitors, sample: regexpSample[monitors] },
+  { engine: 'aho-corasick' as const, monitors, sample: ahoSample[monitors] },
+]);
+
+const results = new Map<string, Result[]>();
+const keyOf = (scenario: Scenario) => `${scenario.engine}@${scenario.monitors}`;
+const record = (scenario: Scenario) => {
+  const started = performance.now();
+  const result = runScenario(scenario);
+  process.stderr.write(
+    `  ${keyOf(scenario).padEnd(22)} ${result.mbPerSecond.toFixed(3).padStart(9)} MB/s  (${((performance.now() - started) / 1000).toFixed(0)} s)\n`,
+  );
+  const list = results.get(keyOf(scenario)) ?? [];
+  list.push(result);
+  results.set(keyOf(scenario), list);
+};
+
+process.stderr.write(
+  `matcher bench: ${quick ? 'quick' : 'full'}, ${rounds} round(s) of the engine, 1 of each baseline\n`,
+);
+for (let round = 0; round < rounds; round++) {
+  const order = round % 2 === 0 ? engineScenarios : [...engineScenarios].reverse();
+  for (const scenario of order) record(scenario);
+  if (round === 0) for (const scenario of baselineScenarios) record(scenario);
+}
+
+const fmt = (value: number | undefined, digits = 1) =>
+  value === undefined ? '-' : value.toFixed(digits);
+const medianOf = (key: string, field: keyof Result) =>
+  median((results.get(key) ?? []).map((result) => Number(result[field] ?? Number.NaN)));
+
+const lines: string[] = [];
+lines.push(
+  '| monitors | engine | MB/s | items/s | build s | bytes/monitor | add ms (mean / p99) | remove ms (mean / p99) | matches/item | items timed |',
+);
+lines.push('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const monitors of sizes) {
+  for (const engine of ['earshot', 'aho-corasick', 'regexp']) {
+    const key = `${engine}@${monitors}`;
+    const list = results.get(key);
+    if (list === undefined) continue;
+    const m = (field: keyof Result) => medianOf(key, field);
+    const latency =
+      engine === 'earshot'
+        ? [
+            `${fmt(m('addMeanMs'), 4)} / ${fmt(m('addP99Ms'), 4)}`,
+            `${fmt(m('removeMeanMs'), 4)} / ${fmt(m('removeP99Ms'), 4)}`,
+          ]
+        : ['-', '-'];
+    lines.push(
+      `| ${monitors.toLocaleString('en')} | ${engine} | ${fmt(m('mbPerSecond'), engine === 'earshot' ? 1 : 4)} | ${Math.round(m('itemsPerSecond')).toLocaleString('en')} | ${fmt(m('buildMs') / 1000, 2)} | ${Math.round(m('bytesPerMonitor'))} | ${latency[0]} | ${latency[1]} | ${fmt(m('matchesPerItem'), 2)} | ${list[0]!.items.toLocaleString('en')} |`,
+    );
+  }
+}
+lines.push('');
+lines.push('Throughput ratios, engine ÷ baseline, same run:');
+for (const monitors of sizes) {
+  const engine = medianOf(`earshot@${monitors}`, 'mbPerSecond');
+  const parts = ['aho-corasick', 'regexp'].map((baseline) => {
+    const value = medianOf(`${baseline}@${monitors}`, 'mbPerSecond');
+    return `${baseline} ×${Math.round(engine / value).toLocaleString('en')}`;
+  });
+  lines.push(`- ${monitors.toLocaleString('en')} monitors: ${parts.join(', ')}`);
+}
+lines.push('');
+lines.push(
+  `The baselines match only the first N items of the corpus ("items timed"); the engine matches all ${results.get(`earshot@${sizes[0]}`)?.[0]?.items ?? ''} repeatedly for at least 2 s. Medians of ${rounds} round(s); raw rounds:`,
+);
+for (const [key, list] of results) {
+  lines.push(
+    `- ${key}: ${list.map((r) => `${r.mbPerSecond.toFixed(3)} MB/s, build ${(r.buildMs / 1000).toFixed(2)} s, ${Math.round(r.bytesPerMonitor)} B/monitor`).join('; ')}`,
+  );
+}
+process.stdout.write(`${lines.join('\n')}\n`);

@@ -53,6 +53,15 @@ export async function startSession(
 
 export type SessionRow = typeof idpSessions.$inferSelect;
 
+/** What a refresh needs: the session's state and the token subject (no password hash). */
+export type RefreshSession = {
+  session: Pick<
+    SessionRow,
+    'originJti' | 'clientId' | 'eventId' | 'authTime' | 'expiresAt' | 'revokedAt'
+  >;
+  user: TokenSubject;
+};
+
 /**
  * The session of a refresh token with its user (one query: refresh is the hot path), or
  * NotAuthorizedException as Cognito words it.
@@ -60,7 +69,7 @@ export type SessionRow = typeof idpSessions.$inferSelect;
 export async function findRefreshSession(
   ctx: ServiceContext,
   refreshToken: string,
-): Promise<{ session: SessionRow; user: IdpUser }> {
+): Promise<RefreshSession> {
   const [row] = await statements(ctx.db).refreshSession.execute({ hash: sha256(refreshToken) });
   if (!row) throw errors.invalidRefreshToken();
   return row;
@@ -68,7 +77,7 @@ export async function findRefreshSession(
 
 export async function refreshSession(
   ctx: ServiceContext,
-  { session, user }: { session: SessionRow; user: IdpUser },
+  { session, user }: RefreshSession,
 ): Promise<AuthenticationResult> {
   if (session.revokedAt) throw errors.refreshTokenRevoked();
   if (session.expiresAt.getTime() <= ctx.clock.now()) throw errors.refreshTokenExpired();
@@ -80,14 +89,7 @@ export async function refreshSession(
   });
 }
 
-async function issueTokens(ctx: ServiceContext, user: IdpUser, session: TokenSession) {
-  const subject: TokenSubject = {
-    sub: user.sub,
-    email: user.email,
-    emailVerified: user.emailVerified,
-    givenName: user.givenName,
-    familyName: user.familyName,
-  };
+async function issueTokens(ctx: ServiceContext, subject: TokenSubject, session: TokenSession) {
   const options = {
     keys: ctx.keys,
     issuer: ctx.pool.issuer,
@@ -133,7 +135,23 @@ function statements(db: Database) {
 function prepareStatements(db: Database) {
   return {
     refreshSession: db
-      .select({ session: idpSessions, user: idpUsers })
+      .select({
+        session: {
+          originJti: idpSessions.originJti,
+          clientId: idpSessions.clientId,
+          eventId: idpSessions.eventId,
+          authTime: idpSessions.authTime,
+          expiresAt: idpSessions.expiresAt,
+          revokedAt: idpSessions.revokedAt,
+        },
+        user: {
+          sub: idpUsers.sub,
+          email: idpUsers.email,
+          emailVerified: idpUsers.emailVerified,
+          givenName: idpUsers.givenName,
+          familyName: idpUsers.familyName,
+        },
+      })
       .from(idpSessions)
       .innerJoin(idpUsers, eq(idpUsers.sub, idpSessions.sub))
       .where(eq(idpSessions.refreshTokenHash, sql.placeholder('hash')))

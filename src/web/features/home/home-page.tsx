@@ -223,7 +223,7 @@ function SampleAlert() {
           production, migrations are the part we like most…
         </p>
         <div className="mt-4 flex items-center gap-2 text-xs text-muted-foreground">
-          <span className="rounded-full bg-orange-500/15 px-2 py-0.5 font-medium text-orange-700 dark:text-orange-300">
+          <span className="rounded-full bg-orange-500/15 px-2 py-0.5 font-medium text-orange-900 dark:text-orange-200">
             Hacker News
           </span>
           <span>by a_founder</span>

@@ -1,0 +1,97 @@
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { browserAvailability, launchBrowser } from '../support/browser.ts';
+import { type E2eApp, type E2eUser, startE2eApp } from '../support/e2e-app.ts';
+
+const availability = browserAvailability();
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+type Violation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
+
+/** axe-core's WCAG 2.1 AA rules; any serious or critical violation fails. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE_SOURCE });
+  const violations = (await page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run(options: object): Promise<{ violations: unknown[] }> } }
+    ).axe;
+    const result = await axe.run({
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return result.violations;
+  })) as Violation[];
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+    );
+}
+
+describe.runIf(availability.run)('accessibility (axe-core, WCAG 2.1 AA)', () => {
+  let browser: Browser;
+  let e2e: E2eApp;
+  let user: E2eUser;
+
+  beforeAll(async () => {
+    browser = await launchBrowser(availability.run ? availability.path : '');
+    e2e = await startE2eApp();
+    user = await e2e.createConfirmedUser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await e2e?.close();
+  });
+
+  const PUBLIC_PAGES = [
+    '/',
+    '/account/login',
+    '/account/signup',
+    '/account/confirm',
+    '/account/forgot-password',
+    '/account/reset-password',
+  ];
+  const DASHBOARD_PAGES = ['/dashboard/monitors', '/dashboard/alerts', '/dashboard/settings'];
+
+  for (const [name, viewport, colorScheme] of [
+    ['desktop', { width: 1280, height: 800 }, 'light'],
+    ['phone', { width: 390, height: 844 }, 'light'],
+    ['desktop in dark mode', { width: 1280, height: 800 }, 'dark'],
+  ] as const) {
+    test(`public pages have no serious violations on a ${name}`, async () => {
+      // bypassCSP only lets the test inject axe-core; the app's own scripts are unchanged.
+      const context = await browser.newContext({
+        viewport,
+        colorScheme,
+        baseURL: e2e.app.url,
+        bypassCSP: true,
+      });
+      const page = await context.newPage();
+      for (const path of PUBLIC_PAGES) {
+        await page.goto(path);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        expect(await seriousViolations(page), path).toEqual([]);
+      }
+      await context.close();
+    });
+
+    test(`dashboard pages have no serious violations on a ${name}`, async () => {
+      const context = await browser.newContext({
+        viewport,
+        colorScheme,
+        baseURL: e2e.app.url,
+        bypassCSP: true,
+      });
+      await e2e.seedSession(context, user);
+      const page = await context.newPage();
+      for (const path of DASHBOARD_PAGES) {
+        await page.goto(path);
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        await page.waitForLoadState('networkidle');
+        expect(await seriousViolations(page), path).toEqual([]);
+      }
+      await context.close();
+    });
+  }
+});

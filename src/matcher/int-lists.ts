@@ -1,93 +1,93 @@
 import { Int32Arena } from './int32-arena.ts';
 
 /**
- * Many growable lists of ints (posting lists, member lists) in one arena, each named by a
- * small int. A list doubles in place of a new block when full; removal swaps in the last value.
+ * Many growable lists in one arena, each named by a small int, each entry `width` ints (a
+ * posting and its guard). A list doubles into a new block when full; removal moves the last
+ * entry into the gap. Offset, length and capacity of a list sit side by side in `meta`, so
+ * reaching a list costs one cache line.
  */
 export class IntLists {
   private readonly arena = new Int32Arena();
-  private offsets = new Int32Array(256);
-  private lengths = new Int32Array(256);
-  private capacities = new Int32Array(256);
+  private meta = new Int32Array(3 * 256);
+  private readonly width: number;
+
+  constructor(width = 1) {
+    this.width = width;
+  }
 
   get data(): Int32Array {
     return this.arena.data;
   }
 
   offsetOf(list: number): number {
-    return this.offsets[list]!;
+    return this.meta[3 * list]!;
   }
 
+  /** Entries in the list. */
   lengthOf(list: number): number {
-    return list < this.lengths.length ? this.lengths[list]! : 0;
+    return 3 * list < this.meta.length ? this.meta[3 * list + 1]! : 0;
   }
 
-  /** Appends `value`; returns its index in the list. */
-  push(list: number, value: number): number {
-    if (list >= this.offsets.length) this.grow(list + 1);
-    const length = this.lengths[list]!;
-    let capacity = this.capacities[list]!;
+  /** Appends an entry (`width` values); returns its index in the list. */
+  push(list: number, first: number, second = 0): number {
+    if (3 * list >= this.meta.length) this.grow(list + 1);
+    const meta = this.meta;
+    const width = this.width;
+    const length = meta[3 * list + 1]!;
+    let capacity = meta[3 * list + 2]!;
     if (length === capacity) {
-      const previous = this.offsets[list]!;
+      const previous = meta[3 * list]!;
       capacity = capacity === 0 ? 1 : capacity * 2;
-      const offset = this.arena.alloc(capacity);
+      const offset = this.arena.alloc(capacity * width);
       if (length > 0) {
-        this.arena.data.copyWithin(offset, previous, previous + length);
-        this.arena.release(previous, length);
+        this.arena.data.copyWithin(offset, previous, previous + length * width);
+        this.arena.release(previous, length * width);
       }
-      this.offsets[list] = offset;
-      this.capacities[list] = capacity;
+      meta[3 * list] = offset;
+      meta[3 * list + 2] = capacity;
     }
-    this.arena.data[this.offsets[list]! + length] = value;
-    this.lengths[list] = length + 1;
+    const at = meta[3 * list]! + length * width;
+    this.arena.data[at] = first;
+    if (width === 2) this.arena.data[at + 1] = second;
+    meta[3 * list + 1] = length + 1;
     return length;
   }
 
-  /** Removes the value at `index`; returns the value moved into its place, or -1 if none was. */
+  /** Removes the entry at `index`; returns the first value of the entry moved into its place, or -1. */
   removeAt(list: number, index: number): number {
-    const offset = this.offsets[list]!;
-    const last = this.lengths[list]! - 1;
+    const meta = this.meta;
+    const width = this.width;
+    const offset = meta[3 * list]!;
+    const last = meta[3 * list + 1]! - 1;
     const data = this.arena.data;
-    const moved = index === last ? -1 : data[offset + last]!;
-    if (moved >= 0) data[offset + index] = moved;
-    this.lengths[list] = last;
+    let moved = -1;
+    if (index !== last) {
+      moved = data[offset + last * width]!;
+      data.copyWithin(offset + index * width, offset + last * width, offset + (last + 1) * width);
+    }
+    meta[3 * list + 1] = last;
     if (last === 0) {
-      this.arena.release(offset, this.capacities[list]!);
-      this.capacities[list] = 0;
+      this.arena.release(offset, meta[3 * list + 2]! * width);
+      meta[3 * list + 2] = 0;
     }
     return moved;
   }
 
-  /** The index of the last occurrence of `value`, or -1. */
+  /** The index of the last entry whose first value is `value`, or -1. */
   indexOf(list: number, value: number): number {
-    const offset = this.offsets[list]!;
+    const offset = this.offsetOf(list);
     const data = this.arena.data;
-    for (let at = offset + this.lengthOf(list) - 1; at >= offset; at--) {
-      if (data[at] === value) return at - offset;
+    for (let index = this.lengthOf(list) - 1; index >= 0; index--) {
+      if (data[offset + index * this.width] === value) return index;
     }
     return -1;
   }
 
-  /** Removes one occurrence of `value` (a scan from the end); false when absent. */
-  remove(list: number, value: number): boolean {
-    const offset = this.offsets[list]!;
-    const data = this.arena.data;
-    for (let at = offset + this.lengths[list]! - 1; at >= offset; at--) {
-      if (data[at] === value) {
-        this.removeAt(list, at - offset);
-        return true;
-      }
-    }
-    return false;
-  }
-
   private grow(needed: number): void {
-    let capacity = this.offsets.length * 2;
+    let capacity = this.meta.length / 3;
     while (capacity < needed) capacity *= 2;
-    for (const name of ['offsets', 'lengths', 'capacities'] as const) {
-      const grown = new Int32Array(capacity);
-      grown.set(this[name]);
-      this[name] = grown;
-    }
+    const meta = new Int32Array(3 * capacity);
+    meta.set(this.meta);
+    this.meta = meta;
   }
 }

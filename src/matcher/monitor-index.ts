@@ -133,10 +133,6 @@ function anchorKey(anchor: Anchor): string {
   }
 }
 
-function compareHighlights(a: Highlight, b: Highlight): number {
-  return ITEM_FIELDS.indexOf(a.field) - ITEM_FIELDS.indexOf(b.field) || a.start - b.start;
-}
-
 /**
  * All monitors, compiled into typed arrays. Monitors with the same canonical query share one
  * compiled query; posting lists lead from each query's anchors (the rarest required term of
@@ -164,18 +160,20 @@ export class MonitorIndex {
   private queryCount = 0;
   private simpleQueries = new Int32Array(256).fill(-1);
   private readonly programs = new OpenHashIndex();
-  private readonly members = new IntLists();
-  // Posting lists: term → queries anchored on it, and beside each entry its guard, a second
-  // term the query needs (or -1), checked before the query's program is read.
-  private readonly postings = new IntLists();
-  private readonly guards = new IntLists();
+  // The ids of each query's monitors, side by side: reporting a popular query's matches reads
+  // one array instead of one random slot per monitor.
+  private readonly members: (string[] | undefined)[] = [];
+  // Posting lists: term → (query anchored on it, guard) pairs. The guard is a second term the
+  // query needs (or -1), checked before the query's program is read.
+  private readonly postings = new IntLists(2);
   private readonly always: number[] = [];
 
   private readonly terms = new Vocabulary();
   private readonly gaps = new Vocabulary();
   private readonly code = new Int32Arena();
-  private termStamp = new Int32Array(256);
-  private termHead = new Int32Array(256);
+  // termState[2t] is the stamp of the last item holding term t, termState[2t + 1] the head of
+  // its occurrence list in that item.
+  private termState = new Int32Array(512);
 
   // Prefix terms by their prefix, probed with the running hash of each word's first letters.
   private readonly prefixes = new StringTable();
@@ -269,9 +267,17 @@ export class MonitorIndex {
     const monitor = this.monitors.find(id);
     if (monitor < 0) return false;
     const query = this.monitorInfo[2 * monitor]!;
-    const moved = this.members.removeAt(query, this.monitorInfo[2 * monitor + 1]!);
-    if (moved >= 0) this.monitorInfo[2 * moved + 1] = this.monitorInfo[2 * monitor + 1]!;
-    if (this.members.lengthOf(query) === 0) this.dropQuery(query);
+    const ids = this.members[query]!;
+    const index = this.monitorInfo[2 * monitor + 1]!;
+    const last = ids.pop()!;
+    if (index < ids.length) {
+      ids[index] = last;
+      this.monitorInfo[2 * this.monitors.find(last) + 1] = index;
+    }
+    if (ids.length === 0) {
+      this.members[query] = undefined;
+      this.dropQuery(query);
+    }
     this.monitors.remove(monitor);
     this.freeMonitors.push(monitor);
     this.monitorCount--;
@@ -310,12 +316,7 @@ export class MonitorIndex {
         this.collect(code, root, ranges);
       }
       const highlights = toHighlights(ranges);
-      const offset = this.members.offsetOf(query);
-      const end = offset + this.members.lengthOf(query);
-      const list = this.members.data;
-      for (let k = offset; k < end; k++) {
-        matches.push({ monitorId: this.monitors.keyOf(list[k]!)!, highlights });
-      }
+      for (const monitorId of this.members[query]!) matches.push({ monitorId, highlights });
     }
     return matches;
   }
@@ -327,7 +328,14 @@ export class MonitorIndex {
     this.monitors.insert(monitor, id);
     this.monitorCount++;
     this.monitorInfo[2 * monitor] = query;
-    this.monitorInfo[2 * monitor + 1] = this.members.push(query, monitor);
+    const ids = this.members[query];
+    if (ids === undefined) {
+      while (this.members.length <= query) this.members.push(undefined);
+      this.members[query] = [id];
+      this.monitorInfo[2 * monitor + 1] = 0;
+    } else {
+      this.monitorInfo[2 * monitor + 1] = ids.push(id) - 1;
+    }
   }
 
   private newQuery(packed: number): number {
@@ -400,12 +408,12 @@ export class MonitorIndex {
 
   /** The query whose stored program equals `program`, or -1. */
   private findProgram(program: readonly number[], hash: number): number {
-    const { buckets, hashes, mask } = this.programs;
+    const { buckets, mask } = this.programs;
     const code = this.code.data;
     for (let at = hash & mask; ; at = (at + 1) & mask) {
-      const query = buckets[at]!;
+      const query = buckets[2 * at]!;
       if (query === EMPTY) return -1;
-      if (query < 0 || hashes[query] !== hash) continue;
+      if (query < 0 || buckets[2 * at + 1] !== hash) continue;
       const data = this.queryInfo[2 * query + 1]! >> 2;
       const root = data + 2 + code[data + 1]!;
       if (code[data]! - (root - data) !== program.length) continue;
@@ -441,14 +449,11 @@ export class MonitorIndex {
   }
 
   private addPosting(term: number, query: number, guard: number): void {
-    this.postings.push(term, query);
-    this.guards.push(term, guard);
+    this.postings.push(term, query, guard);
   }
 
   private removePosting(term: number, query: number): void {
-    const at = this.postings.indexOf(term, query);
-    this.postings.removeAt(term, at);
-    this.guards.removeAt(term, at);
+    this.postings.removeAt(term, this.postings.indexOf(term, query));
   }
 
   private registerPrefix(prefix: string, id: number): void {
@@ -466,8 +471,7 @@ export class MonitorIndex {
   }
 
   private ensureTermCapacity(needed: number): void {
-    this.termStamp = grownInt32(this.termStamp, needed);
-    this.termHead = grownInt32(this.termHead, needed);
+    this.termState = grownInt32(this.termState, 2 * needed);
     if (needed > this.simpleQueries.length) {
       const previous = this.simpleQueries.length;
       this.simpleQueries = grownInt32(this.simpleQueries, needed);
@@ -479,7 +483,7 @@ export class MonitorIndex {
 
   private analyse(item: MatchableItem): void {
     if (++this.stamp === 0x7fffffff) {
-      this.termStamp.fill(0);
+      for (let i = 0; i < this.termState.length; i += 2) this.termState[i] = 0;
       for (let i = 0; i < this.queryInfo.length; i += 2) this.queryInfo[i] = 0;
       this.stamp = 1;
     }
@@ -533,9 +537,9 @@ export class MonitorIndex {
   }
 
   private markPresent(term: number): void {
-    if (this.termStamp[term] === this.stamp) return;
-    this.termStamp[term] = this.stamp;
-    this.termHead[term] = -1;
+    if (this.termState[2 * term] === this.stamp) return;
+    this.termState[2 * term] = this.stamp;
+    this.termState[2 * term + 1] = -1;
     if (this.presentCount === this.present.length) {
       this.present = grownInt32(this.present, this.presentCount + 1);
     }
@@ -550,8 +554,8 @@ export class MonitorIndex {
       this.occNext = grownInt32(this.occNext, occurrence + 1);
     }
     this.occPos[occurrence] = position;
-    this.occNext[occurrence] = this.termHead[term]!;
-    this.termHead[term] = occurrence;
+    this.occNext[occurrence] = this.termState[2 * term + 1]!;
+    this.termState[2 * term + 1] = occurrence;
   }
 
   private markMeta(key: string): void {
@@ -575,17 +579,14 @@ export class MonitorIndex {
     this.candidateCount = 0;
     const stamp = this.stamp;
     const postings = this.postings.data;
-    const guards = this.guards.data;
-    const termStamp = this.termStamp;
+    const termState = this.termState;
     for (let i = 0; i < this.presentCount; i++) {
       const term = this.present[i]!;
       const offset = this.postings.offsetOf(term);
-      const length = this.postings.lengthOf(term);
-      const guardOffset = this.guards.offsetOf(term);
-      for (let k = 0; k < length; k++) {
-        const guard = guards[guardOffset + k]!;
-        if (guard < 0 || termStamp[guard] === stamp)
-          this.addCandidate(postings[offset + k]!, stamp);
+      const end = offset + 2 * this.postings.lengthOf(term);
+      for (let k = offset; k < end; k += 2) {
+        const guard = postings[k + 1]!;
+        if (guard < 0 || termState[2 * guard] === stamp) this.addCandidate(postings[k]!, stamp);
       }
     }
     for (const query of this.always) this.addCandidate(query, stamp);
@@ -608,7 +609,7 @@ export class MonitorIndex {
       case OP_PREFIX:
         return this.hasOccurrence(code[pc + 2]!, (header >> 4) & 7);
       case OP_META:
-        return this.termStamp[code[pc + 2]!] === this.stamp;
+        return this.termState[2 * code[pc + 2]!] === this.stamp;
       case OP_SITES:
         return (code[pc + 2]! & this.itemSource) !== 0;
       case OP_NOT:
@@ -656,17 +657,17 @@ export class MonitorIndex {
   }
 
   private hasOccurrence(term: number, fields: number): boolean {
-    if (this.termStamp[term] !== this.stamp) return false;
+    if (this.termState[2 * term] !== this.stamp) return false;
     if (fields === ALL_FIELDS) return true;
-    for (let o = this.termHead[term]!; o >= 0; o = this.occNext[o]!) {
+    for (let o = this.termState[2 * term + 1]!; o >= 0; o = this.occNext[o]!) {
       if (((1 << this.posField[this.occPos[o]!]!) & fields) !== 0) return true;
     }
     return false;
   }
 
   private collectOccurrences(term: number, fields: number, ranges: number[]): void {
-    if (this.termStamp[term] !== this.stamp) return;
-    for (let o = this.termHead[term]!; o >= 0; o = this.occNext[o]!) {
+    if (this.termState[2 * term] !== this.stamp) return;
+    for (let o = this.termState[2 * term + 1]!; o >= 0; o = this.occNext[o]!) {
       const p = this.occPos[o]!;
       const field = this.posField[p]!;
       if (((1 << field) & fields) !== 0) ranges.push(field, this.posStart[p]!, this.posEnd[p]!);
@@ -680,11 +681,11 @@ export class MonitorIndex {
     const n = code[pc + 2]!;
     const first = code[pc + 3]!;
     const stamp = this.stamp;
-    for (let i = 0; i < n; i++) if (this.termStamp[code[pc + 3 + i]!] !== stamp) return false;
+    for (let i = 0; i < n; i++) if (this.termState[2 * code[pc + 3 + i]!] !== stamp) return false;
     const rules = (header & HAS_GAPS) !== 0 ? pc + 3 + n : -1;
     if (n === 1 && rules < 0 && fields === ALL_FIELDS && ranges === null) return true;
     let found = false;
-    for (let o = this.termHead[first]!; o >= 0; o = this.occNext[o]!) {
+    for (let o = this.termState[2 * first + 1]!; o >= 0; o = this.occNext[o]!) {
       const p = this.occPos[o]!;
       const field = this.posField[p]!;
       if (((1 << field) & fields) === 0) continue;
@@ -746,36 +747,40 @@ export class MonitorIndex {
   }
 }
 
-// Occurrence lists run backwards (newest first), so ranges usually arrive in reverse order.
+// Occurrence lists run backwards (newest first), so ranges usually arrive in reverse order;
+// then one pass builds the merged highlights, and only a mixed order needs a sort.
 function toHighlights(ranges: number[]): Highlight[] {
-  const highlights: Highlight[] = [];
+  const count = ranges.length / 3;
   let ascending = true;
   let descending = true;
-  for (let i = 0; i < ranges.length; i += 3) {
-    const highlight: Highlight = {
-      field: ITEM_FIELDS[ranges[i]!]!,
-      start: ranges[i + 1]!,
-      end: ranges[i + 2]!,
-    };
-    if (i > 0) {
-      const order = ranges[i]! - ranges[i - 3]! || ranges[i + 1]! - ranges[i - 2]!;
-      if (order < 0) ascending = false;
-      if (order > 0) descending = false;
-    }
-    highlights.push(highlight);
+  for (let i = 3; i < ranges.length; i += 3) {
+    const order = ranges[i]! - ranges[i - 3]! || ranges[i + 1]! - ranges[i - 2]!;
+    if (order < 0) ascending = false;
+    else if (order > 0) descending = false;
   }
-  if (!ascending) {
-    if (descending) highlights.reverse();
-    else highlights.sort(compareHighlights);
+  let order: number[] | null = null;
+  if (!ascending && !descending) {
+    order = Array.from({ length: count }, (_, i) => 3 * i);
+    order.sort((a, b) => ranges[a]! - ranges[b]! || ranges[a + 1]! - ranges[b + 1]!);
   }
   const merged: Highlight[] = [];
-  for (const highlight of highlights) {
-    const last = merged[merged.length - 1];
-    if (last !== undefined && last.field === highlight.field && highlight.start <= last.end) {
-      if (highlight.end > last.end) merged[merged.length - 1] = { ...last, end: highlight.end };
-    } else {
-      merged.push(highlight);
+  let field = -1;
+  let start = 0;
+  let end = 0;
+  for (let n = 0; n < count; n++) {
+    const at = order !== null ? order[n]! : ascending ? 3 * n : 3 * (count - 1 - n);
+    const nextField = ranges[at]!;
+    const nextStart = ranges[at + 1]!;
+    const nextEnd = ranges[at + 2]!;
+    if (nextField === field && nextStart <= end) {
+      if (nextEnd > end) end = nextEnd;
+      continue;
     }
+    if (field >= 0) merged.push({ field: ITEM_FIELDS[field]!, start, end });
+    field = nextField;
+    start = nextStart;
+    end = nextEnd;
   }
+  if (field >= 0) merged.push({ field: ITEM_FIELDS[field]!, start, end });
   return merged;
 }

@@ -29,22 +29,22 @@ export class StringTable {
   /** The id of `key`, or -1. */
   find(key: string): number {
     const hash = hashWord(key);
-    const { buckets, hashes, mask } = this.index;
+    const { buckets, mask } = this.index;
     for (let at = hash & mask; ; at = (at + 1) & mask) {
-      const id = buckets[at]!;
+      const id = buckets[2 * at]!;
       if (id === EMPTY) return -1;
-      if (id >= 0 && hashes[id] === hash && this.keys[id] === key) return id;
+      if (id >= 0 && buckets[2 * at + 1] === hash && this.keys[id] === key) return id;
     }
   }
 
   /** The id of the lower case of `text[start, end)` (ASCII letters and digits), or -1. */
   findAscii(text: string, start: number, end: number, hash: number): number {
-    const { buckets, hashes, mask } = this.index;
+    const { buckets, mask } = this.index;
     const length = end - start;
     for (let at = hash & mask; ; at = (at + 1) & mask) {
-      const id = buckets[at]!;
+      const id = buckets[2 * at]!;
       if (id === EMPTY) return -1;
-      if (id < 0 || hashes[id] !== hash) continue;
+      if (id < 0 || buckets[2 * at + 1] !== hash) continue;
       const key = this.keys[id]!;
       if (key.length !== length) continue;
       let k = 0;

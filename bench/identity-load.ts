@@ -1,8 +1,10 @@
 /**
  * The load generator of bench/identity.bench.ts, run in a worker thread so the simulated users'
  * HTTP client does not share the server's event loop (browsers would not). Each of
- * `concurrency` workers sends one request, waits for the answer, and sends the next.
+ * `concurrency` workers sends one request, waits for the answer, and sends the next, on a
+ * keep-alive connection of its own. node:http rather than fetch: it costs the shared CPU less.
  */
+import { Agent, request as httpRequest } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 
 export type LoadRequest = {
@@ -19,6 +21,7 @@ export type LoadRequest = {
 export type LoadResult = { latencies: number[]; seconds: number };
 
 async function run(request: LoadRequest): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: request.concurrency });
   const latencies: number[] = [];
   let sent = 0;
   const started = performance.now();
@@ -36,21 +39,48 @@ async function run(request: LoadRequest): Promise<LoadResult> {
       while (sent < request.total) {
         sent++;
         const begin = performance.now();
-        const response = await fetch(request.endpoint, {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/x-amz-json-1.1',
-            'X-Amz-Target': 'AWSCognitoIdentityProviderService.InitiateAuth',
-          },
-          body,
-        });
-        const text = await response.text();
+        const { status, text } = await post(agent, request.endpoint, body);
         latencies.push(performance.now() - begin);
-        if (response.status !== 200) throw new Error(`${request.flow} failed: ${text}`);
+        if (status !== 200) throw new Error(`${request.flow} failed: ${text}`);
       }
     }),
   );
+  agent.destroy();
   return { latencies, seconds: (performance.now() - started) / 1000 };
+}
+
+function post(
+  agent: Agent,
+  endpoint: string,
+  body: string,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      endpoint,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'Content-Type': 'application/x-amz-json-1.1',
+          'X-Amz-Target': 'AWSCognitoIdentityProviderService.InitiateAuth',
+          'Content-Length': Buffer.byteLength(body),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
 }
 
 if (parentPort) {

@@ -9,7 +9,7 @@
 import AhoCorasick from 'modern-ahocorasick';
 import type { MatchableItem } from '../src/matcher/monitor-index.ts';
 import type { QueryNode } from '../src/matcher/query-ast.ts';
-import { parseQuery } from '../src/matcher/query-parser.ts';
+import { holdsFilter, parseQuery } from '../src/matcher/query-parser.ts';
 import type { Monitor } from './matcher-workload.ts';
 
 export interface Baseline {
@@ -80,30 +80,13 @@ function toRegExpSource(node: QueryNode): string {
   }
 }
 
-function hasFilter(node: QueryNode): boolean {
-  switch (node.type) {
-    case 'site':
-    case 'community':
-    case 'author':
-      return true;
-    case 'and':
-    case 'or':
-      return node.children.some(hasFilter);
-    case 'not':
-    case 'title':
-      return hasFilter(node.child);
-    default:
-      return false;
-  }
-}
-
 export function createRegExpBaseline(monitors: readonly Monitor[]): Baseline {
   const compiled = monitors.map((monitor) => {
     const ast = parseQuery(monitor.query);
     return {
       id: monitor.id,
       ast,
-      filtered: hasFilter(ast),
+      filtered: holdsFilter(ast),
       regexp: new RegExp(`^${toRegExpSource(ast)}`, 'u'),
     };
   });

@@ -313,7 +313,8 @@ function pushFlat(into: QueryNode[], type: 'and' | 'or', node: QueryNode): void 
   else into.push(node);
 }
 
-function holdsFilter(node: QueryNode): boolean {
+/** Whether a query holds a site:, subreddit: or author: filter anywhere. */
+export function holdsFilter(node: QueryNode): boolean {
   switch (node.type) {
     case 'site':
     case 'community':

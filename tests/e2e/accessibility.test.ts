@@ -14,7 +14,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: AXE_SOURCE });
   const violations = (await page.evaluate(async () => {
     const axe = (
-      window as unknown as { axe: { run(options: object): Promise<{ violations: unknown[] }> } }
+      globalThis as unknown as { axe: { run(options: object): Promise<{ violations: unknown[] }> } }
     ).axe;
     const result = await axe.run({
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },

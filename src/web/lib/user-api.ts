@@ -33,12 +33,10 @@ export const userApi = api.injectEndpoints({
       query: (body) => ({ url: '/user', method: 'PUT', body }),
       invalidatesTags: ['User'],
     }),
-    /**
-     * Deliberately invalidates nothing: a refetch of the record now would recreate it (see getUser)
-     * between this call and the identity's deletion. The caller resets the whole cache afterwards.
-     */
+    /** Its caller stops reading the record first: a refetch now would recreate it (see getUser). */
     deleteUserData: build.mutation<void, void>({
       query: () => ({ url: '/user', method: 'DELETE' }),
+      invalidatesTags: ['User'],
     }),
   }),
 });

@@ -1,8 +1,4 @@
 import { useState } from 'react';
-import { useDispatch } from 'react-redux';
-import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
-import { FormError } from '../../components/form-parts.tsx';
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -13,71 +9,14 @@ import {
 } from '../../components/ui/alert-dialog.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Field } from '../../components/ui/field.tsx';
-import { resetAnalytics } from '../../lib/analytics.ts';
-import { api, describeApiError } from '../../lib/api.ts';
-import { deleteIdentity } from '../../lib/identity-client.ts';
-import { describeIdentityError } from '../../lib/identity-errors.ts';
-import { paths } from '../../lib/paths.ts';
-import { freshAccessToken } from '../../lib/session/fresh-token.ts';
-import { loggedOut } from '../../lib/session/session-slice.ts';
-import { clearTokenRecord } from '../../lib/token-storage.ts';
-import { useDeleteUserDataMutation } from '../../lib/user-api.ts';
 
 const CONFIRMATION = 'DELETE';
 
-/**
- * Deleting needs a typed confirmation. The product's data goes first (DELETE /api/user, while the
- * token still works), then the identity (DeleteUser); a failure in between leaves an identity
- * whose data POST /api/user recreates empty on the next sign-in, never orphaned data.
- */
-export function DeleteAccount({ email }: { email: string }) {
-  const dispatch = useDispatch();
-  const navigate = useNavigate();
-  const [open, setOpen] = useState(false);
+/** The typed confirmation in front of deleting the account (done by useDeleteAccount). */
+export function DeleteAccount({ email, onConfirm }: { email: string; onConfirm: () => void }) {
   const [typed, setTyped] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [deleteUserData] = useDeleteUserDataMutation();
-
-  const remove = async () => {
-    setBusy(true);
-    setProblem(null);
-    try {
-      const deleted = await deleteUserData();
-      if (deleted.error) {
-        setProblem(describeApiError(deleted.error));
-        return;
-      }
-      try {
-        await deleteIdentity(await freshAccessToken(dispatch));
-      } catch (error) {
-        setProblem(describeIdentityError(error, 'delete').message);
-        return;
-      }
-      clearTokenRecord();
-      dispatch(api.util.resetApiState());
-      resetAnalytics();
-      // The home page is in the main bundle, so a flushSync navigation leaves the dashboard (and
-      // its auth gate) before the session is cleared.
-      await navigate(paths.home.href(), { replace: true, flushSync: true });
-      dispatch(loggedOut());
-      toast.success('Your account and all its data are deleted.');
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <AlertDialog
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (!next) {
-          setTyped('');
-          setProblem(null);
-        }
-      }}
-    >
+    <AlertDialog onOpenChange={(open) => (open ? null : setTyped(''))}>
       <p className="mb-4 text-sm text-muted-foreground">
         This deletes the account for <span className="font-medium text-foreground">{email}</span>{' '}
         with every monitor and match. It cannot be undone.
@@ -95,10 +34,9 @@ export function DeleteAccount({ email }: { email: string }) {
           className="grid gap-4"
           onSubmit={(event) => {
             event.preventDefault();
-            if (typed === CONFIRMATION) void remove();
+            if (typed === CONFIRMATION) onConfirm();
           }}
         >
-          <FormError message={problem} />
           <Field
             label={`Type ${CONFIRMATION} to confirm`}
             autoComplete="off"
@@ -112,7 +50,7 @@ export function DeleteAccount({ email }: { email: string }) {
                 Cancel
               </Button>
             </AlertDialogCancel>
-            <Button type="submit" variant="destructive" disabled={typed !== CONFIRMATION || busy}>
+            <Button type="submit" variant="destructive" disabled={typed !== CONFIRMATION}>
               Delete forever
             </Button>
           </div>

@@ -1,3 +1,4 @@
+import { Loader2 } from 'lucide-react';
 import { PageHeader } from '../../components/page-header.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -15,13 +16,23 @@ import { ChangePasswordForm } from './change-password-form.tsx';
 import { DeleteAccount } from './delete-account.tsx';
 import { EmailAlertsForm } from './email-alerts-form.tsx';
 import { ProfileForm } from './profile-form.tsx';
+import { useDeleteAccount } from './use-delete-account.ts';
 
 export function SettingsPage() {
-  const user = useGetUserQuery();
+  const { deleting, remove } = useDeleteAccount();
+  const user = useGetUserQuery(undefined, { skip: deleting });
   return (
     <div className="max-w-3xl">
       <PageHeader title="Settings" description="Your profile, email alerts and account." />
-      {user.isLoading ? (
+      {deleting ? (
+        <div
+          role="status"
+          className="flex items-center gap-3 rounded-xl border bg-card p-6 text-sm"
+        >
+          <Loader2 className="size-4 animate-spin" aria-hidden="true" />
+          Deleting your account and all its data…
+        </div>
+      ) : user.isLoading ? (
         <div className="grid gap-6" aria-busy="true">
           <Skeleton className="h-56" />
           <Skeleton className="h-48" />
@@ -51,7 +62,7 @@ export function SettingsPage() {
             title="Delete account"
             description="Remove your account, your monitors and every match, for good."
           >
-            <DeleteAccount email={user.data.email} />
+            <DeleteAccount email={user.data.email} onConfirm={() => void remove()} />
           </Section>
         </div>
       )}

@@ -1,14 +1,28 @@
+import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { precompressDirectory } from './scripts/precompress.ts';
 
 const apiTarget = process.env.EARSHOT_API_URL ?? 'http://127.0.0.1:3000';
+const outDir = fileURLToPath(new URL('./dist/web', import.meta.url));
+
+/** Brotli and gzip copies of the build, served by the Node server as they are. */
+function precompress(): Plugin {
+  return {
+    name: 'earshot-precompress',
+    apply: 'build',
+    closeBundle() {
+      precompressDirectory(outDir);
+    },
+  };
+}
 
 // The SPA lives in src/web and builds to dist/web, which the Node server serves in production.
 export default defineConfig({
   root: 'src/web',
   publicDir: 'public',
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,

@@ -1,8 +1,27 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { get, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { precompressDirectory } from '../../scripts/precompress.ts';
 import { type IdentityApp, startIdentityApp } from '../support/identity-app.ts';
+
+const BIG_SCRIPT = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `word-${i % 17}`))};\n`;
+
+/** node:http, so the body arrives exactly as sent (fetch would decode it). */
+function fetchRaw(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
 
 // Serving the built SPA: client routes fall back to index.html, hashed assets are cached for a year.
 describe('the web app as served', () => {
@@ -12,6 +31,8 @@ describe('the web app as served', () => {
     mkdirSync(path.join(webRoot, 'assets'));
     writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><div id="root"></div>');
     writeFileSync(path.join(webRoot, 'assets', 'index-AbC123.js'), 'console.log(1)');
+    writeFileSync(path.join(webRoot, 'assets', 'big-AbC123.js'), BIG_SCRIPT);
+    precompressDirectory(webRoot);
     writeFileSync(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     app = await startIdentityApp({ smtp: false, webRoot });
   });
@@ -38,6 +59,27 @@ describe('the web app as served', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(response.headers.get('content-type')).toMatch(/javascript/);
+  });
+
+  test('compressible assets are sent precompressed when the browser accepts it', async () => {
+    for (const [encoding, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
+      const response = await fetchRaw(`${app.url}/assets/big-AbC123.js`, {
+        'accept-encoding': encoding,
+      });
+      expect(response.headers['content-encoding']).toBe(encoding);
+      expect(response.headers.vary).toMatch(/Accept-Encoding/i);
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(decode(response.body).toString('utf8')).toBe(BIG_SCRIPT);
+      expect(response.body.length).toBeLessThan(BIG_SCRIPT.length / 5);
+    }
+    const plain = await fetchRaw(`${app.url}/assets/big-AbC123.js`, {
+      'accept-encoding': 'identity',
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString('utf8')).toBe(BIG_SCRIPT);
   });
 
   test('other static files are cached briefly', async () => {

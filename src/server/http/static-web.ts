@@ -20,6 +20,7 @@ export function createStaticWeb(webRoot: string) {
     '/assets/*',
     serveStatic({
       root: path.relative(process.cwd(), webRoot) || '.',
+      precompressed: true,
       onFound: (_path, c) => {
         c.header('Cache-Control', IMMUTABLE);
       },

@@ -14,7 +14,11 @@ export function ensureWebBuild(): void {
   console.log(`Building the web app (${reason})…`);
   const vite = path.join(ROOT, 'node_modules', '.bin', 'vite');
   const result = spawnSync(vite, ['build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
-  if (result.status !== 0) {
+  const prerender =
+    result.status === 0
+      ? spawnSync(process.execPath, ['scripts/prerender-home.ts'], { cwd: ROOT, stdio: 'inherit' })
+      : result;
+  if (result.status !== 0 || prerender.status !== 0) {
     console.error('The web app failed to build; see the messages above.');
     process.exit(1);
   }

@@ -25,18 +25,23 @@ export function precompressDirectory(directory: string): {
       continue;
     }
     if (!COMPRESSIBLE.test(entry.name) || statSync(file).size < MIN_BYTES) continue;
-    const content = readFileSync(file);
-    const brotli = brotliCompressSync(content, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: 11,
-        [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
-      },
-    });
-    writeFileSync(`${file}.br`, brotli);
-    writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+    const { bytes, brotliBytes } = precompressFile(file);
     totals.files += 1;
-    totals.bytes += content.length;
-    totals.brotliBytes += brotli.length;
+    totals.bytes += bytes;
+    totals.brotliBytes += brotliBytes;
   }
   return totals;
+}
+
+export function precompressFile(file: string): { bytes: number; brotliBytes: number } {
+  const content = readFileSync(file);
+  const brotli = brotliCompressSync(content, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 11,
+      [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+    },
+  });
+  writeFileSync(`${file}.br`, brotli);
+  writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+  return { bytes: content.length, brotliBytes: brotli.length };
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { precompressDirectory } from '../../scripts/precompress.ts';
 import { type IdentityApp, startIdentityApp } from '../support/identity-app.ts';
 
+const HOME_HTML = `<!doctype html><div id="root"><h1>Hear every mention</h1>${'<p>prerendered</p>'.repeat(100)}</div>`;
 const BIG_SCRIPT = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `word-${i % 17}`))};\n`;
 
 /** node:http, so the body arrives exactly as sent (fetch would decode it). */
@@ -32,6 +33,7 @@ describe('the web app as served', () => {
     writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><div id="root"></div>');
     writeFileSync(path.join(webRoot, 'assets', 'index-AbC123.js'), 'console.log(1)');
     writeFileSync(path.join(webRoot, 'assets', 'big-AbC123.js'), BIG_SCRIPT);
+    writeFileSync(path.join(webRoot, 'home.html'), HOME_HTML);
     precompressDirectory(webRoot);
     writeFileSync(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     app = await startIdentityApp({ smtp: false, webRoot });

@@ -5,9 +5,21 @@ import { Hono } from 'hono';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
+function readPrerenderedHome(webRoot: string) {
+  const file = path.join(webRoot, 'home.html');
+  if (!existsSync(file)) return null;
+  const optional = (name: string) => (existsSync(name) ? readFileSync(name) : null);
+  return {
+    html: readFileSync(file, 'utf8'),
+    br: optional(`${file}.br`),
+    gzip: optional(`${file}.gz`),
+  };
+}
+
 /**
- * Serves the built SPA: hashed files under /assets/ are cached for a year, everything else is
- * revalidated, and any other GET path falls back to index.html so client routes load directly.
+ * Serves the built SPA: hashed files under /assets/ are cached for a year (sent precompressed),
+ * everything else is revalidated, `/` is the prerendered home page, and any other GET path falls
+ * back to index.html so client routes load directly.
  */
 export function createStaticWeb(webRoot: string) {
   const indexFile = path.join(webRoot, 'index.html');
@@ -15,7 +27,28 @@ export function createStaticWeb(webRoot: string) {
     throw new Error(`The web app is not built: ${indexFile} is missing. Run "npm run build".`);
   }
   const indexHtml = readFileSync(indexFile, 'utf8');
+  const home = readPrerenderedHome(webRoot);
   const app = new Hono();
+  // `/` gets the prerendered home page (scripts/prerender-home.ts) when the build has one.
+  if (home) {
+    app.get('/', (c) => {
+      const accepted = c.req.header('Accept-Encoding') ?? '';
+      const encoding =
+        home.br && /\bbr\b/.test(accepted)
+          ? 'br'
+          : home.gzip && /\bgzip\b/.test(accepted)
+            ? 'gzip'
+            : null;
+      c.header('Cache-Control', 'no-cache');
+      c.header('Content-Type', 'text/html; charset=UTF-8');
+      c.header('Vary', 'Accept-Encoding');
+      if (!encoding) return c.body(home.html);
+      c.header('Content-Encoding', encoding);
+      return c.body(
+        new Uint8Array(encoding === 'br' ? (home.br as Buffer) : (home.gzip as Buffer)),
+      );
+    });
+  }
   app.use(
     '/assets/*',
     serveStatic({

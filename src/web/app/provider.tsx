@@ -1,6 +1,5 @@
 import { type ReactNode, useState } from 'react';
 import { Provider } from 'react-redux';
-import { Toaster } from '../components/ui/sonner.tsx';
 import { connectSessionToApi } from '../lib/session/session-hooks.ts';
 import { createStore } from './store.ts';
 
@@ -11,10 +10,5 @@ export function AppProvider({ children }: { children: ReactNode }) {
     connectSessionToApi(created.dispatch);
     return created;
   });
-  return (
-    <Provider store={store}>
-      {children}
-      <Toaster />
-    </Provider>
-  );
+  return <Provider store={store}>{children}</Provider>;
 }

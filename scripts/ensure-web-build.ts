@@ -5,7 +5,15 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BUILT_INDEX = path.join(ROOT, 'dist', 'web', 'index.html');
-const WEB_INPUTS = ['src/web', 'src/shared', 'src/matcher', 'vite.config.ts', 'package-lock.json'];
+const WEB_INPUTS = [
+  'src/web',
+  'src/shared',
+  'src/matcher/query-help.ts',
+  'scripts/prerender-home.ts',
+  'scripts/precompress.ts',
+  'vite.config.ts',
+  'package-lock.json',
+];
 
 /** Builds the web app when dist/web is missing or older than its sources. */
 export function ensureWebBuild(): void {

@@ -5,9 +5,9 @@ import type { SigningKeys } from './keys.ts';
  * Access and ID tokens with Cognito's claim sets, in Cognito's claim order
  * (cognito-protocol.md §3.1–3.2). Both are RS256 JWTs whose header carries only `kid` and `alg`.
  *
- * Signed with node:crypto's callback form, which runs the RSA operation on libuv's thread pool:
- * jose's WebCrypto signing costs ~0.4 ms of the event loop per token, which at ten concurrent
- * refreshes was the difference between meeting the 20 ms p95 target and not (docs/PERFORMANCE.md).
+ * Signed with node:crypto's callback form, which runs the RSA operation on libuv's thread pool
+ * (~0.01 ms of event loop per token instead of ~0.35 ms signing synchronously): at ten concurrent
+ * refreshes the event loop is the bottleneck (docs/PERFORMANCE.md, "Identity").
  */
 
 export const ACCESS_TOKEN_SCOPE = 'aws.cognito.signin.user.admin';

@@ -66,6 +66,22 @@ export async function requireClient(db: Database, clientId: string): Promise<Idp
 }
 
 /**
+ * The first steps of every operation that names a user: the app client (or
+ * ResourceNotFoundException), the SecretHash over the name as typed, and the user if there is
+ * one. `email` is what codes, per-user limits and decoys are keyed by: the user's address, or
+ * the name typed, lower-cased, when there is no such user.
+ */
+export async function identifyCaller(
+  db: Database,
+  input: { ClientId: string; Username: string; SecretHash?: string | undefined },
+): Promise<{ client: IdpClient; user: IdpUser | undefined; email: string }> {
+  const client = await requireClient(db, input.ClientId);
+  checkSecretHash(client, input.Username, input.SecretHash);
+  const user = await findUserByUsername(db, input.Username);
+  return { client, user, email: user?.email ?? normalizeUsername(input.Username) };
+}
+
+/**
  * For a client with a secret, `SecretHash` must be HMAC-SHA256(secret, username + clientId).
  * `username` is what the caller typed (or the internal name for refresh, as Cognito requires).
  */

@@ -46,6 +46,14 @@ export const attributeListMember = z
 /** ClientMetadata, AnalyticsMetadata, UserContextData…: accepted and ignored. */
 export const ignoredMap = z.record(z.string(), z.string()).optional();
 
+/** The members of every unauthenticated operation that names a user (ForgotPassword, …). */
+export const namedUserInput = z.object({
+  ClientId: clientIdMember,
+  Username: usernameMember,
+  SecretHash: secretHashMember.optional(),
+  ClientMetadata: ignoredMap,
+});
+
 export function parseInput<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   const result = schema.safeParse(body);
   if (result.success) return result.data;

@@ -1,32 +1,17 @@
-import { z } from 'zod';
 import { isEmail } from '../attributes.ts';
 import { issueCode } from '../codes.ts';
 import { defineOperation } from '../context.ts';
-import {
-  checkSecretHash,
-  codeDeliveryDetails,
-  findUserByUsername,
-  normalizeUsername,
-  requireClient,
-} from '../store.ts';
-import { clientIdMember, ignoredMap, secretHashMember, usernameMember } from '../validation.ts';
+import { codeDeliveryDetails, identifyCaller } from '../store.ts';
+import { namedUserInput } from '../validation.ts';
 
 /**
  * ForgotPassword: e-mails a reset code to a confirmed user. Unknown and unconfirmed users get the
  * same answer and nothing is sent (PreventUserExistenceErrors=ENABLED, cognito-protocol.md §4.2).
  */
 export const forgotPassword = defineOperation({
-  input: z.object({
-    ClientId: clientIdMember,
-    Username: usernameMember,
-    SecretHash: secretHashMember.optional(),
-    ClientMetadata: ignoredMap,
-  }),
+  input: namedUserInput,
   async run(ctx, input, request) {
-    const client = await requireClient(ctx.db, input.ClientId);
-    checkSecretHash(client, input.Username, input.SecretHash);
-    const user = await findUserByUsername(ctx.db, input.Username);
-    const email = user?.email ?? normalizeUsername(input.Username);
+    const { user, email } = await identifyCaller(ctx.db, input);
     await ctx.limiter.perIp('codeEmails', request.ip);
     await ctx.limiter.perUser('codeRequests', email);
     const reachable = user?.status === 'CONFIRMED' && user.emailVerified;

@@ -1,33 +1,18 @@
-import { z } from 'zod';
 import { isEmail } from '../attributes.ts';
 import { issueCode } from '../codes.ts';
 import { defineOperation } from '../context.ts';
 import { errors } from '../errors.ts';
-import {
-  checkSecretHash,
-  codeDeliveryDetails,
-  findUserByUsername,
-  normalizeUsername,
-  requireClient,
-} from '../store.ts';
-import { clientIdMember, ignoredMap, secretHashMember, usernameMember } from '../validation.ts';
+import { codeDeliveryDetails, identifyCaller } from '../store.ts';
+import { namedUserInput } from '../validation.ts';
 
 /**
  * ResendConfirmationCode: a new sign-up code replaces the old one. For an unknown address the
  * answer is the same as for a real one (PreventUserExistenceErrors=ENABLED) and nothing is sent.
  */
 export const resendConfirmationCode = defineOperation({
-  input: z.object({
-    ClientId: clientIdMember,
-    Username: usernameMember,
-    SecretHash: secretHashMember.optional(),
-    ClientMetadata: ignoredMap,
-  }),
+  input: namedUserInput,
   async run(ctx, input, request) {
-    const client = await requireClient(ctx.db, input.ClientId);
-    checkSecretHash(client, input.Username, input.SecretHash);
-    const user = await findUserByUsername(ctx.db, input.Username);
-    const email = user?.email ?? normalizeUsername(input.Username);
+    const { user, email } = await identifyCaller(ctx.db, input);
     await ctx.limiter.perIp('codeEmails', request.ip);
     await ctx.limiter.perUser('codeRequests', email);
     if (user?.status === 'CONFIRMED') throw errors.resendToConfirmed();

@@ -1,9 +1,11 @@
-// A query compiles to a small program of ints, stored in the index's arena. Each node is
-// [header, size, ...payload] where size counts the whole node, so AND/OR can skip a child.
-//   TERM    [n, word ids × n, (if HAS_GAPS) (exact, head gap id, tail gap id) × (n + 1)]
-//   PREFIX  [prefix term id]        META [community or author term id]   SITES [source mask]
-//   AND/OR  [children…]             NOT  [child]
-// The header holds the op (4 bits), the fields a text node may match in (3 bits) and HAS_GAPS.
+// A query compiles to a small program of ints. Each node starts with one header int: the op
+// (4 bits), the fields a text node may match in (3 bits), HAS_GAPS (1 bit) and, above bit 8, the
+// size of the whole node in ints, so AND/OR can skip a child. After the header:
+//   TERM    word ids × n, then (if HAS_GAPS) (exact, head gap id, tail gap id) × (n + 1)
+//   PREFIX  prefix term id          META  community or author term id        SITES  source mask
+//   AND/OR  children…               NOT   child
+// A lone word is 2 ints, a two-word phrase 3, `rust -game` 6: most programs fit in the 8 ints a
+// query record keeps inline (monitor-index.ts), so verifying a query reads one cache line.
 
 import type { GapRule, QueryNode, Source } from './query-ast.ts';
 
@@ -18,6 +20,14 @@ export const OP_NOT = 7;
 export const FIELD_TITLE = 1;
 export const ALL_FIELDS = 7;
 export const HAS_GAPS = 1 << 7;
+const SIZE_SHIFT = 8;
+
+/** The size in ints of the node whose header is `header`. */
+export const nodeSize = (header: number): number => header >>> SIZE_SHIFT;
+
+/** The number of words of a TERM node. */
+export const termWords = (header: number): number =>
+  (header & HAS_GAPS) === 0 ? nodeSize(header) - 1 : (nodeSize(header) - 4) >> 2;
 
 export const SOURCE_BITS: Readonly<Record<Source, number>> = {
   hackernews: 1,
@@ -44,40 +54,61 @@ export function emitProgram(
   fields = ALL_FIELDS,
 ): void {
   const at = out.length;
+  let header: number;
   switch (node.type) {
     case 'term': {
       const { words, gaps } = node.sequence;
-      out.push(OP_TERM | (fields << 4) | (gaps === null ? 0 : HAS_GAPS), 0, words.length);
+      header = OP_TERM | (fields << 4) | (gaps === null ? 0 : HAS_GAPS);
+      out.push(0);
       for (const word of words) out.push(intern.term(word));
       if (gaps !== null) for (const rule of gaps) emitRule(rule, out, intern);
       break;
     }
     case 'prefix':
-      out.push(OP_PREFIX | (fields << 4), 3, intern.term(prefixKey(node.prefix)));
-      return;
+      header = OP_PREFIX | (fields << 4);
+      out.push(0, intern.term(prefixKey(node.prefix)));
+      break;
     case 'community':
-      out.push(OP_META, 3, intern.term(communityKey(node.name)));
-      return;
+      header = OP_META;
+      out.push(0, intern.term(communityKey(node.name)));
+      break;
     case 'author':
-      out.push(OP_META, 3, intern.term(authorKey(node.name)));
-      return;
+      header = OP_META;
+      out.push(0, intern.term(authorKey(node.name)));
+      break;
     case 'site':
-      out.push(OP_SITES, 3, SOURCE_BITS[node.source]);
-      return;
+      header = OP_SITES;
+      out.push(0, SOURCE_BITS[node.source]);
+      break;
     case 'title':
       emitProgram(node.child, out, intern, FIELD_TITLE);
       return;
     case 'not':
-      out.push(OP_NOT, 0);
+      header = OP_NOT;
+      out.push(0);
       emitProgram(node.child, out, intern, fields);
       break;
     case 'and':
     case 'or':
-      out.push(node.type === 'and' ? OP_AND : OP_OR, 0);
+      header = node.type === 'and' ? OP_AND : OP_OR;
+      out.push(0);
       for (const child of node.children) emitProgram(child, out, intern, fields);
       break;
   }
-  out[at + 1] = out.length - at;
+  out[at] = header | ((out.length - at) << SIZE_SHIFT);
+}
+
+/** A program that checks the item's source against `sources` (a SOURCE_BITS mask), then `node`. */
+export function emitRestricted(
+  node: QueryNode,
+  sources: number,
+  out: number[],
+  intern: Interner,
+): void {
+  const at = out.length;
+  out.push(0, OP_SITES | (2 << SIZE_SHIFT), sources);
+  emitProgram(node, out, intern);
+  out[at] = OP_AND | ((out.length - at) << SIZE_SHIFT);
 }
 
 function emitRule(rule: GapRule, out: number[], intern: Interner): void {
@@ -96,24 +127,25 @@ export function forEachReference(
   onGap: (id: number) => void,
 ): void {
   const header = code[pc]!;
-  const size = code[pc + 1]!;
+  const end = pc + nodeSize(header);
   switch (header & 15) {
     case OP_TERM: {
-      const n = code[pc + 2]!;
-      for (let i = 0; i < n; i++) onTerm(code[pc + 3 + i]!);
-      for (let i = pc + 3 + n; i < pc + size; i++) {
-        if ((i - pc - 3 - n) % 3 !== 0 && code[i]! >= 0) onGap(code[i]!);
+      const n = termWords(header);
+      for (let i = 0; i < n; i++) onTerm(code[pc + 1 + i]!);
+      for (let rule = pc + 1 + n; rule < end; rule += 3) {
+        if (code[rule + 1]! >= 0) onGap(code[rule + 1]!);
+        if (code[rule + 2]! >= 0) onGap(code[rule + 2]!);
       }
       return;
     }
     case OP_PREFIX:
     case OP_META:
-      onTerm(code[pc + 2]!);
+      onTerm(code[pc + 1]!);
       return;
     case OP_SITES:
       return;
     default:
-      for (let child = pc + 2; child < pc + size; child += code[child + 1]!) {
+      for (let child = pc + 1; child < end; child += nodeSize(code[child]!)) {
         forEachReference(code, child, onTerm, onGap);
       }
   }

@@ -1,76 +1,107 @@
 import { Int32Arena } from './int32-arena.ts';
 
+/** Ints of `meta` per list: offset, length, capacity and one value the owner keeps with it. */
+export const LIST_META = 4;
+
 /**
- * Many growable lists in one arena, each named by a small int, each entry `width` ints (a
- * posting and its guard). A list doubles into a new block when full; removal moves the last
- * entry into the gap. Offset, length and capacity of a list sit side by side in `meta`, so
- * reaching a list costs one cache line.
+ * Many growable lists of int pairs in one arena, each named by a small int (a term's postings:
+ * query and guard). A list doubles into a new block when full; removal moves the last entry into
+ * the gap. Offset, length and capacity of list k sit in `meta[4k…4k + 2]`, next to one int the
+ * owner keeps with the list (`meta[4k + 3]`, see `extra`), so reaching a list costs one cache line.
  */
 export class IntLists {
   private readonly arena = new Int32Arena();
-  private meta = new Int32Array(3 * 256);
-  private readonly width: number;
-
-  constructor(width = 1) {
-    this.width = width;
-  }
+  private metaData = new Int32Array(LIST_META * 256);
 
   get data(): Int32Array {
     return this.arena.data;
   }
 
+  /** `[offset, length, capacity, extra]` per list; read it directly on hot paths. */
+  get meta(): Int32Array {
+    return this.metaData;
+  }
+
   offsetOf(list: number): number {
-    return this.meta[3 * list]!;
+    return this.metaData[LIST_META * list]!;
   }
 
   /** Entries in the list. */
   lengthOf(list: number): number {
-    return 3 * list < this.meta.length ? this.meta[3 * list + 1]! : 0;
+    return LIST_META * list < this.metaData.length ? this.metaData[LIST_META * list + 1]! : 0;
   }
 
-  /** Appends an entry (`width` values); returns its index in the list. */
-  push(list: number, first: number, second = 0): number {
-    if (3 * list >= this.meta.length) this.grow(list + 1);
-    const meta = this.meta;
-    const width = this.width;
-    const length = meta[3 * list + 1]!;
-    let capacity = meta[3 * list + 2]!;
+  /** The owner's int kept with the list; 0 until set. */
+  extra(list: number): number {
+    return LIST_META * list < this.metaData.length ? this.metaData[LIST_META * list + 3]! : 0;
+  }
+
+  setExtra(list: number, value: number): void {
+    this.ensure(list + 1);
+    this.metaData[LIST_META * list + 3] = value;
+  }
+
+  /** Makes room for lists 0 … count − 1. */
+  ensure(count: number): void {
+    if (LIST_META * count <= this.metaData.length) return;
+    let capacity = this.metaData.length / LIST_META;
+    while (capacity < count) capacity *= 2;
+    const meta = new Int32Array(LIST_META * capacity);
+    meta.set(this.metaData);
+    this.metaData = meta;
+  }
+
+  /** Reserves room for `capacity` entries in an empty list (a bulk load knows its sizes). */
+  reserve(list: number, capacity: number): void {
+    this.ensure(list + 1);
+    const meta = this.metaData;
+    const at = LIST_META * list;
+    if (meta[at + 1] !== 0 || meta[at + 2]! >= capacity) return;
+    if (meta[at + 2]! > 0) this.arena.release(meta[at]!, 2 * meta[at + 2]!);
+    meta[at] = this.arena.alloc(2 * capacity);
+    meta[at + 2] = capacity;
+  }
+
+  /** Appends the pair (first, second); returns its index in the list. */
+  push(list: number, first: number, second: number): number {
+    this.ensure(list + 1);
+    const meta = this.metaData;
+    const at = LIST_META * list;
+    const length = meta[at + 1]!;
+    let capacity = meta[at + 2]!;
     if (length === capacity) {
-      const previous = meta[3 * list]!;
+      const previous = meta[at]!;
       capacity = capacity === 0 ? 1 : capacity * 2;
-      const offset = this.arena.alloc(capacity * width);
+      const offset = this.arena.alloc(2 * capacity);
       if (length > 0) {
-        this.arena.data.copyWithin(offset, previous, previous + length * width);
-        this.arena.release(previous, length * width);
+        this.arena.data.copyWithin(offset, previous, previous + 2 * length);
+        this.arena.release(previous, 2 * length);
       }
-      meta[3 * list] = offset;
-      meta[3 * list + 2] = capacity;
+      meta[at] = offset;
+      meta[at + 2] = capacity;
     }
-    const at = meta[3 * list]! + length * width;
-    this.arena.data[at] = first;
-    if (width === 2) this.arena.data[at + 1] = second;
-    meta[3 * list + 1] = length + 1;
+    const entry = meta[at]! + 2 * length;
+    const data = this.arena.data;
+    data[entry] = first;
+    data[entry + 1] = second;
+    meta[at + 1] = length + 1;
     return length;
   }
 
-  /** Removes the entry at `index`; returns the first value of the entry moved into its place, or -1. */
-  removeAt(list: number, index: number): number {
-    const meta = this.meta;
-    const width = this.width;
-    const offset = meta[3 * list]!;
-    const last = meta[3 * list + 1]! - 1;
-    const data = this.arena.data;
-    let moved = -1;
+  /** Removes the entry at `index`; the last entry moves into its place. */
+  removeAt(list: number, index: number): void {
+    const meta = this.metaData;
+    const at = LIST_META * list;
+    const offset = meta[at]!;
+    const last = meta[at + 1]! - 1;
     if (index !== last) {
-      moved = data[offset + last * width]!;
-      data.copyWithin(offset + index * width, offset + last * width, offset + (last + 1) * width);
+      this.arena.data.copyWithin(offset + 2 * index, offset + 2 * last, offset + 2 * last + 2);
     }
-    meta[3 * list + 1] = last;
+    meta[at + 1] = last;
     if (last === 0) {
-      this.arena.release(offset, meta[3 * list + 2]! * width);
-      meta[3 * list + 2] = 0;
+      this.arena.release(offset, 2 * meta[at + 2]!);
+      meta[at + 2] = 0;
     }
-    return moved;
   }
 
   /** The index of the last entry whose first value is `value`, or -1. */
@@ -78,16 +109,8 @@ export class IntLists {
     const offset = this.offsetOf(list);
     const data = this.arena.data;
     for (let index = this.lengthOf(list) - 1; index >= 0; index--) {
-      if (data[offset + index * this.width] === value) return index;
+      if (data[offset + 2 * index] === value) return index;
     }
     return -1;
-  }
-
-  private grow(needed: number): void {
-    let capacity = this.meta.length / 3;
-    while (capacity < needed) capacity *= 2;
-    const meta = new Int32Array(3 * capacity);
-    meta.set(this.meta);
-    this.meta = meta;
   }
 }

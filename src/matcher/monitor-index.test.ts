@@ -118,6 +118,28 @@ describe('MonitorIndex semantics (PRODUCT.md §3)', () => {
       { monitorId: 'm', highlights: [{ field: 'body', start: body.length - 6, end: body.length }] },
     ]);
   });
+
+  it('keeps every term of an item holding hundreds of watched words', () => {
+    const words = Array.from({ length: 700 }, (_, i) => `w${i.toString(36)}x`);
+    const index = createMonitorIndex();
+    words.forEach((word, i) => {
+      index.add(`single-${i}`, word);
+      if (i % 7 === 0) index.add(`phrase-${i}`, `"${word} ${words[i + 1] ?? 'none'}"`);
+      if (i % 11 === 0) index.add(`or-${i}`, `${word} OR ${words[(i + 350) % 700]} OR nowhere`);
+    });
+    const body = words.join(' ');
+    const found = index.match(post('', body));
+    const ids = found.map((m) => m.monitorId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.filter((id) => id.startsWith('single-'))).toHaveLength(700);
+    expect(ids.filter((id) => id.startsWith('phrase-'))).toHaveLength(100);
+    expect(ids.filter((id) => id.startsWith('or-'))).toHaveLength(64);
+    const at = body.indexOf(' w9ix ') + 1;
+    expect(found.find((m) => m.monitorId === `single-${9 * 36 + 18}`)?.highlights).toEqual([
+      { field: 'body', start: at, end: at + 4 },
+    ]);
+    expect(index.match(post('', 'w0x nothing else'))).toHaveLength(2);
+  });
 });
 
 describe('MonitorIndex highlights', () => {

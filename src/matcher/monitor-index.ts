@@ -4,9 +4,11 @@ import {
   authorKey,
   communityKey,
   emitProgram,
+  emitRestricted,
   forEachReference,
   HAS_GAPS,
   type Interner,
+  nodeSize,
   OP_AND,
   OP_META,
   OP_NOT,
@@ -16,14 +18,16 @@ import {
   OP_TERM,
   prefixKey,
   SOURCE_BITS,
+  termWords,
 } from './compile.ts';
-import { IntLists } from './int-lists.ts';
+import { IntLists, LIST_META } from './int-lists.ts';
 import { Int32Arena } from './int32-arena.ts';
+import { MemberLists } from './member-lists.ts';
 import { EMPTY, OpenHashIndex } from './open-hash-index.ts';
 import type { QueryNode, Source } from './query-ast.ts';
 import { normaliseName, parseQuery } from './query-parser.ts';
 import { StringTable } from './string-table.ts';
-import { normaliseGap, scanWords, type WordVisitor } from './text.ts';
+import { hashWord, normaliseGap, scanWords, type WordVisitor } from './text.ts';
 import { Vocabulary } from './vocabulary.ts';
 
 export type ItemField = 'title' | 'body' | 'url';
@@ -84,10 +88,34 @@ export function createMonitorIndex(options: MonitorIndexOptions = {}): MonitorIn
   return new MonitorIndex(options);
 }
 
-const QUERY_SIMPLE = 1;
-const QUERY_ALWAYS = 2;
+// Query records: REC ints per query, one cache line, holding everything `match` reads about a
+// candidate: the stamp that dedupes it, its flags, where its member ids are, and its program
+// inline when that fits (almost always; otherwise in the `code` arena).
+const REC = 16;
+const R_STAMP = 0;
+const R_FLAGS = 1;
+const R_MEMBERS = 2;
+const R_COUNT = 3;
+const R_CAPACITY = 4;
+/** Offset in `code` of a program too long to be inline. */
+const R_PROGRAM = 5;
+/** The term of a SIMPLE or one-anchor query; for MULTI, the offset of [n, terms…] in `code`. */
+const R_ANCHOR = 6;
+const R_CODE = 8;
+const INLINE_INTS = REC - R_CODE;
+
+/** A lone word or prefix, on every source: matched by its term alone, no program. */
+const F_SIMPLE = 1;
+/** No anchor: verified on every item. */
+const F_ALWAYS = 2;
+/** Several anchors (OR): its posting entries are stored as ~query and deduped by stamp. */
+const F_MULTI = 4;
+const F_INLINE = 8;
+
 const SENTINEL = -2;
 const NO_FIELD = 3;
+/** Highlight arrays remembered per item to share between queries with the same hits. */
+const MEMO = 16;
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 
@@ -143,37 +171,32 @@ export class MonitorIndex {
   private readonly shard: MonitorIndexOptions['shard'];
 
   // Monitors: monitorInfo[2m] is the query of monitor slot m, monitorInfo[2m + 1] its index
-  // in that query's member list (so removal is a swap, not a scan).
+  // in that query's member block (so removal is a swap, not a scan).
   private readonly monitors = new StringTable();
   private monitorInfo = new Int32Array(2048);
   private readonly freeMonitors: number[] = [];
   private nextMonitor = 0;
   private monitorCount = 0;
 
-  // Queries: queryInfo[2q] is the stamp of the last item that made q a candidate;
-  // queryInfo[2q + 1] packs its flags (2 bits) with its program offset or, for a lone word,
-  // its term id. One array, so checking a candidate touches one cache line. A lone-word query
-  // is found again by its term (simpleQueries), any other by the hash of its program.
-  private queryInfo = new Int32Array(2048);
+  // Queries: one record of REC ints each (see R_…). A lone-word query is found again by its
+  // term (the `extra` int of the term's posting list), any other by the hash of its program.
+  private records = new Int32Array(REC * 256);
   private readonly freeQueries: number[] = [];
   private nextQuery = 0;
   private queryCount = 0;
-  private simpleQueries = new Int32Array(256).fill(-1);
   private readonly programs = new OpenHashIndex();
-  // The ids of each query's monitors, side by side: reporting a popular query's matches reads
-  // one array instead of one random slot per monitor.
-  private readonly members: (string[] | undefined)[] = [];
+  private readonly members = new MemberLists();
   // Posting lists: term → (query anchored on it, guard) pairs. The guard is a second term the
-  // query needs (or -1), checked before the query's program is read.
-  private readonly postings = new IntLists(2);
+  // query needs (or -1), checked before the query's record is read. Each list's `extra` int is
+  // 1 + the lone-word query of the term (0: none), so a present term leads to it directly.
+  private readonly postings = new IntLists();
   private readonly always: number[] = [];
 
-  private readonly terms = new Vocabulary();
+  private readonly terms = new Vocabulary(true);
   private readonly gaps = new Vocabulary();
   private readonly code = new Int32Arena();
-  // termState[2t] is the stamp of the last item holding term t, termState[2t + 1] the head of
-  // its occurrence list in that item.
-  private termState = new Int32Array(512);
+  private scratchProgram: number[] = [];
+  private scratchCode = new Int32Array(64);
 
   // Prefix terms by their prefix, probed with the running hash of each word's first letters.
   private readonly prefixes = new StringTable();
@@ -191,20 +214,32 @@ export class MonitorIndex {
   private occPos = new Int32Array(1024);
   private occNext = new Int32Array(1024);
   private occCount = 0;
-  private present = new Int32Array(256);
+  // The terms the item holds: a small open-addressing table (term → head of its occurrence
+  // list) that stays in L1, so checking a term the item lacks costs no cache miss.
+  private presentKeys = new Int32Array(64).fill(-1);
+  private presentHeads = new Int32Array(64);
+  private presentShift = 26;
+  private present = new Int32Array(32);
   private presentCount = 0;
   private candidates = new Int32Array(256);
   private candidateCount = 0;
+  private matchedQueries = new Int32Array(256);
+  private readonly matchedHighlights: Highlight[][] = [];
   private readonly fieldTexts = ['', '', ''];
   private currentField = 0;
   private itemSource = 0;
   private readonly ranges: number[] = [];
+  private readonly rangeLog: number[] = [];
+  private readonly memoStart = new Int32Array(MEMO);
+  private readonly memoLength = new Int32Array(MEMO);
+  private readonly memoHighlights: Highlight[][] = [];
+  private memoCount = 0;
 
   private readonly interner: Interner = {
     term: (key) => {
       const id = this.terms.intern(key);
       if (this.terms.references(id) > 1) return id;
-      this.ensureTermCapacity(this.terms.idLimit);
+      this.postings.ensure(this.terms.idLimit);
       if (key.charCodeAt(0) === 1 && key.charCodeAt(1) === 112)
         this.registerPrefix(key.slice(2), id);
       return id;
@@ -244,8 +279,11 @@ export class MonitorIndex {
    */
   add(id: string, query: string | QueryNode, options: MonitorOptions = {}): boolean {
     if (!this.owns(id)) return false;
-    if (this.has(id)) throw new Error(`Monitor ${id} is already in the index.`);
-    this.insert(id, typeof query === 'string' ? parseQuery(query) : query, options);
+    const hash = hashWord(id);
+    if (this.monitors.find(id, hash) >= 0) {
+      throw new Error(`Monitor ${id} is already in the index.`);
+    }
+    this.insert(id, hash, typeof query === 'string' ? parseQuery(query) : query, options);
     return true;
   }
 
@@ -258,7 +296,7 @@ export class MonitorIndex {
     if (!this.has(id)) throw new Error(`Monitor ${id} is not in the index.`);
     const ast = typeof query === 'string' ? parseQuery(query) : query;
     this.remove(id);
-    this.insert(id, ast, options);
+    this.insert(id, hashWord(id), ast, options);
     return true;
   }
 
@@ -267,15 +305,22 @@ export class MonitorIndex {
     const monitor = this.monitors.find(id);
     if (monitor < 0) return false;
     const query = this.monitorInfo[2 * monitor]!;
-    const ids = this.members[query]!;
     const index = this.monitorInfo[2 * monitor + 1]!;
-    const last = ids.pop()!;
-    if (index < ids.length) {
-      ids[index] = last;
-      this.monitorInfo[2 * this.monitors.find(last) + 1] = index;
+    const records = this.records;
+    const base = REC * query;
+    const offset = records[base + R_MEMBERS]!;
+    const last = records[base + R_COUNT]! - 1;
+    const { ids, slots } = this.members;
+    if (index !== last) {
+      ids[offset + index] = ids[offset + last]!;
+      const moved = slots[offset + last]!;
+      slots[offset + index] = moved;
+      this.monitorInfo[2 * moved + 1] = index;
     }
-    if (ids.length === 0) {
-      this.members[query] = undefined;
+    ids[offset + last] = '';
+    records[base + R_COUNT] = last;
+    if (last === 0) {
+      this.members.release(offset, records[base + R_CAPACITY]!, 0);
       this.dropQuery(query);
     }
     this.monitors.remove(monitor);
@@ -294,55 +339,96 @@ export class MonitorIndex {
   }
 
   /**
-   * Every monitor that matches `item`, with its hits; the order is unspecified. Monitors with
-   * the same query share one `highlights` array.
+   * Every monitor that matches `item`, with its hits; the order is unspecified. The result
+   * objects are new, but their `highlights` arrays are shared (between the monitors of one query,
+   * and between queries with the same hits): treat them as read-only, copy to change.
    */
   match(item: MatchableItem): MonitorMatch[] {
     this.analyse(item);
     this.collectCandidates();
-    const matches: MonitorMatch[] = [];
+    const records = this.records;
     const code = this.code.data;
+    const ranges = this.ranges;
+    let matched = 0;
+    let total = 0;
     for (let i = 0; i < this.candidateCount; i++) {
       const query = this.candidates[i]!;
-      const packed = this.queryInfo[2 * query + 1]!;
-      const data = packed >> 2;
-      const ranges = this.ranges;
+      const base = REC * query;
+      const flags = records[base + R_FLAGS]!;
       ranges.length = 0;
-      if ((packed & QUERY_SIMPLE) !== 0) {
-        this.collectOccurrences(data, ALL_FIELDS, ranges);
+      if ((flags & F_SIMPLE) !== 0) {
+        this.collectOccurrences(records[base + R_ANCHOR]!, ALL_FIELDS, ranges);
+      } else if ((flags & F_INLINE) !== 0) {
+        if (!this.evaluate(records, base + R_CODE)) continue;
+        this.collect(records, base + R_CODE, ranges);
       } else {
-        const root = data + 2 + code[data + 1]!;
-        if (!this.evaluate(code, root)) continue;
-        this.collect(code, root, ranges);
+        const pc = records[base + R_PROGRAM]!;
+        if (!this.evaluate(code, pc)) continue;
+        this.collect(code, pc, ranges);
       }
-      const highlights = toHighlights(ranges);
-      for (const monitorId of this.members[query]!) matches.push({ monitorId, highlights });
+      if (matched === this.matchedQueries.length) {
+        this.matchedQueries = grownInt32(this.matchedQueries, matched + 1);
+      }
+      this.matchedQueries[matched] = query;
+      this.matchedHighlights[matched] = this.highlightsOf(ranges);
+      matched++;
+      total += records[base + R_COUNT]!;
     }
+    const matches = new Array<MonitorMatch>(total);
+    const ids = this.members.ids;
+    let at = 0;
+    for (let k = 0; k < matched; k++) {
+      const base = REC * this.matchedQueries[k]!;
+      const highlights = this.matchedHighlights[k]!;
+      const offset = records[base + R_MEMBERS]!;
+      const end = offset + records[base + R_COUNT]!;
+      for (let m = offset; m < end; m++) matches[at++] = { monitorId: ids[m]!, highlights };
+    }
+    this.matchedHighlights.length = 0;
     return matches;
   }
 
-  private insert(id: string, ast: QueryNode, options: MonitorOptions): void {
+  private insert(id: string, hash: number, ast: QueryNode, options: MonitorOptions): void {
     const query = this.findOrCreateQuery(ast, options.sources);
     const monitor = this.freeMonitors.pop() ?? this.nextMonitor++;
     this.monitorInfo = grownInt32(this.monitorInfo, 2 * monitor + 2);
-    this.monitors.insert(monitor, id);
+    this.monitors.insert(monitor, id, hash);
     this.monitorCount++;
-    this.monitorInfo[2 * monitor] = query;
-    const ids = this.members[query];
-    if (ids === undefined) {
-      while (this.members.length <= query) this.members.push(undefined);
-      this.members[query] = [id];
-      this.monitorInfo[2 * monitor + 1] = 0;
-    } else {
-      this.monitorInfo[2 * monitor + 1] = ids.push(id) - 1;
-    }
+    this.addMember(query, id, monitor);
   }
 
-  private newQuery(packed: number): number {
+  private addMember(query: number, id: string, monitor: number): void {
+    const base = REC * query;
+    const count = this.records[base + R_COUNT]!;
+    const capacity = this.records[base + R_CAPACITY]!;
+    if (count === capacity) {
+      const previous = this.records[base + R_MEMBERS]!;
+      const grown = capacity === 0 ? 1 : 2 * capacity;
+      const offset = this.members.alloc(grown);
+      const { ids, slots } = this.members;
+      for (let i = 0; i < count; i++) {
+        ids[offset + i] = ids[previous + i]!;
+        slots[offset + i] = slots[previous + i]!;
+      }
+      if (capacity > 0) this.members.release(previous, capacity, count);
+      this.records[base + R_MEMBERS] = offset;
+      this.records[base + R_CAPACITY] = grown;
+    }
+    const at = this.records[base + R_MEMBERS]! + count;
+    this.members.ids[at] = id;
+    this.members.slots[at] = monitor;
+    this.records[base + R_COUNT] = count + 1;
+    this.monitorInfo[2 * monitor] = query;
+    this.monitorInfo[2 * monitor + 1] = count;
+  }
+
+  private newQuery(flags: number, anchor: number): number {
     const query = this.freeQueries.pop() ?? this.nextQuery++;
-    this.queryInfo = grownInt32(this.queryInfo, 2 * query + 2);
-    this.queryInfo[2 * query] = 0;
-    this.queryInfo[2 * query + 1] = packed;
+    this.records = grownInt32(this.records, REC * (query + 1));
+    const base = REC * query;
+    this.records.fill(0, base, base + REC);
+    this.records[base + R_FLAGS] = flags;
+    this.records[base + R_ANCHOR] = anchor;
     this.queryCount++;
     return query;
   }
@@ -356,31 +442,31 @@ export class MonitorIndex {
       const term = this.interner.term(
         ast.type === 'prefix' ? prefixKey(ast.prefix) : ast.sequence.words[0]!,
       );
-      const existing = this.simpleQueries[term]!;
+      const existing = this.postings.extra(term) - 1;
       if (existing >= 0) {
         this.releaseTerm(term);
         return existing;
       }
-      const query = this.newQuery((term << 2) | QUERY_SIMPLE);
-      this.simpleQueries[term] = query;
-      this.addPosting(term, query, -1);
+      const query = this.newQuery(F_SIMPLE, term);
+      this.postings.setExtra(term, query + 1);
       return query;
     }
 
-    const program: number[] = [];
+    const program = this.scratchProgram;
+    program.length = 0;
     if (sourceList === undefined) {
       emitProgram(ast, program, this.interner);
     } else {
       let sources = 0;
       for (const source of sourceList) sources |= SOURCE_BITS[source];
-      program.push(OP_AND, 0, OP_SITES, 3, sources);
-      emitProgram(ast, program, this.interner);
-      program[1] = program.length;
+      emitRestricted(ast, sources, program, this.interner);
     }
     const hash = hashInts(program);
     const existing = this.findProgram(program, hash);
     if (existing >= 0) {
-      forEachReference(Int32Array.from(program), 0, this.releaseTerm, this.releaseGap);
+      this.scratchCode = grownInt32(this.scratchCode, program.length);
+      for (let i = 0; i < program.length; i++) this.scratchCode[i] = program[i]!;
+      forEachReference(this.scratchCode, 0, this.releaseTerm, this.releaseGap);
       return existing;
     }
     const anchorSet = chooseAnchors(ast);
@@ -389,71 +475,92 @@ export class MonitorIndex {
       const term = this.terms.find(anchorKey(anchor));
       if (!anchors.includes(term)) anchors.push(term);
     }
-    const size = 2 + anchors.length + program.length;
-    const offset = this.code.alloc(size);
-    const code = this.code.data;
-    code[offset] = size;
-    code[offset + 1] = anchors.length;
-    for (let i = 0; i < anchors.length; i++) code[offset + 2 + i] = anchors[i]!;
-    code.set(program, offset + 2 + anchors.length);
-    const query = this.newQuery((offset << 2) | (anchorSet === null ? QUERY_ALWAYS : 0));
+    const inline = program.length <= INLINE_INTS;
+    let flags = inline ? F_INLINE : 0;
+    let anchor = -1;
+    if (anchorSet === null) flags |= F_ALWAYS;
+    else if (anchors.length === 1) anchor = anchors[0]!;
+    else {
+      flags |= F_MULTI;
+      anchor = this.code.alloc(1 + anchors.length);
+      this.code.data[anchor] = anchors.length;
+      for (let i = 0; i < anchors.length; i++) this.code.data[anchor + 1 + i] = anchors[i]!;
+    }
+    const query = this.newQuery(flags, anchor);
+    const base = REC * query;
+    if (inline) {
+      for (let i = 0; i < program.length; i++) this.records[base + R_CODE + i] = program[i]!;
+    } else {
+      const offset = this.code.alloc(program.length);
+      for (let i = 0; i < program.length; i++) this.code.data[offset + i] = program[i]!;
+      this.records[base + R_PROGRAM] = offset;
+    }
     this.programs.insert(query, hash);
     if (anchorSet === null) this.always.push(query);
     else if (anchors.length === 1) {
-      const guard = chooseGuard(ast, anchorSet!.anchors[0]!);
-      this.addPosting(anchors[0]!, query, guard === null ? -1 : this.terms.find(anchorKey(guard)));
-    } else for (const term of anchors) this.addPosting(term, query, -1);
+      const guard = chooseGuard(ast, anchorSet.anchors[0]!);
+      this.postings.push(anchor, query, guard === null ? -1 : this.terms.find(anchorKey(guard)));
+    } else for (const term of anchors) this.postings.push(term, ~query, -1);
     return query;
   }
 
   /** The query whose stored program equals `program`, or -1. */
   private findProgram(program: readonly number[], hash: number): number {
     const { buckets, mask } = this.programs;
-    const code = this.code.data;
     for (let at = hash & mask; ; at = (at + 1) & mask) {
       const query = buckets[2 * at]!;
       if (query === EMPTY) return -1;
       if (query < 0 || buckets[2 * at + 1] !== hash) continue;
-      const data = this.queryInfo[2 * query + 1]! >> 2;
-      const root = data + 2 + code[data + 1]!;
-      if (code[data]! - (root - data) !== program.length) continue;
+      const base = REC * query;
+      const inline = (this.records[base + R_FLAGS]! & F_INLINE) !== 0;
+      const code = inline ? this.records : this.code.data;
+      const pc = inline ? base + R_CODE : this.records[base + R_PROGRAM]!;
+      if (nodeSize(code[pc]!) !== program.length) continue;
       let i = 0;
-      while (i < program.length && code[root + i] === program[i]) i++;
+      while (i < program.length && code[pc + i] === program[i]) i++;
       if (i === program.length) return query;
     }
   }
 
   private dropQuery(query: number): void {
-    const packed = this.queryInfo[2 * query + 1]!;
-    const data = packed >> 2;
-    if ((packed & QUERY_SIMPLE) !== 0) {
-      this.simpleQueries[data] = -1;
-      this.removePosting(data, query);
-      this.releaseTerm(data);
+    const records = this.records;
+    const base = REC * query;
+    const flags = records[base + R_FLAGS]!;
+    const anchor = records[base + R_ANCHOR]!;
+    if ((flags & F_SIMPLE) !== 0) {
+      this.postings.setExtra(anchor, 0);
+      this.releaseTerm(anchor);
     } else {
       const code = this.code.data;
-      const anchorCount = code[data + 1]!;
-      for (let i = 0; i < anchorCount; i++) this.removePosting(code[data + 2 + i]!, query);
-      if ((packed & QUERY_ALWAYS) !== 0) {
+      if ((flags & F_MULTI) !== 0) {
+        const count = code[anchor]!;
+        for (let i = 0; i < count; i++) this.removePosting(code[anchor + 1 + i]!, ~query);
+        this.code.release(anchor, 1 + count);
+      } else if ((flags & F_ALWAYS) === 0) {
+        this.removePosting(anchor, query);
+      }
+      if ((flags & F_ALWAYS) !== 0) {
         const at = this.always.indexOf(query);
         this.always[at] = this.always[this.always.length - 1]!;
         this.always.pop();
       }
       this.programs.remove(query);
-      forEachReference(code, data + 2 + anchorCount, this.releaseTerm, this.releaseGap);
-      this.code.release(data, code[data]!);
+      if ((flags & F_INLINE) !== 0) {
+        forEachReference(records, base + R_CODE, this.releaseTerm, this.releaseGap);
+      } else {
+        const pc = records[base + R_PROGRAM]!;
+        const size = nodeSize(this.code.data[pc]!);
+        forEachReference(this.code.data, pc, this.releaseTerm, this.releaseGap);
+        this.code.release(pc, size);
+      }
     }
-    this.queryInfo[2 * query + 1] = 0;
+    records.fill(0, base, base + REC);
     this.freeQueries.push(query);
     this.queryCount--;
   }
 
-  private addPosting(term: number, query: number, guard: number): void {
-    this.postings.push(term, query, guard);
-  }
-
-  private removePosting(term: number, query: number): void {
-    this.postings.removeAt(term, this.postings.indexOf(term, query));
+  private removePosting(term: number, entry: number): void {
+    this.postings.removeAt(term, this.postings.indexOf(term, entry));
   }
 
   private registerPrefix(prefix: string, id: number): void {
@@ -470,26 +577,22 @@ export class MonitorIndex {
     this.prefixCount--;
   }
 
-  private ensureTermCapacity(needed: number): void {
-    this.termState = grownInt32(this.termState, 2 * needed);
-    if (needed > this.simpleQueries.length) {
-      const previous = this.simpleQueries.length;
-      this.simpleQueries = grownInt32(this.simpleQueries, needed);
-      this.simpleQueries.fill(-1, previous);
-    }
-  }
-
   // --- matching -------------------------------------------------------------------------
 
   private analyse(item: MatchableItem): void {
     if (++this.stamp === 0x7fffffff) {
-      for (let i = 0; i < this.termState.length; i += 2) this.termState[i] = 0;
-      for (let i = 0; i < this.queryInfo.length; i += 2) this.queryInfo[i] = 0;
+      for (let i = R_STAMP; i < this.records.length; i += REC) this.records[i] = 0;
       this.stamp = 1;
+    }
+    // Emptied in reverse order of insertion, so each key's probe path is intact when it goes.
+    for (let i = this.presentCount - 1; i >= 0; i--) {
+      this.presentKeys[this.slotOf(this.present[i]!)] = -1;
     }
     this.posCount = 0;
     this.occCount = 0;
     this.presentCount = 0;
+    this.memoCount = 0;
+    this.rangeLog.length = 0;
     this.pushPosition(SENTINEL, NO_FIELD, 0, 0);
     this.fieldTexts[0] = item.title ?? '';
     this.fieldTexts[1] = item.body ?? '';
@@ -498,7 +601,7 @@ export class MonitorIndex {
       const text = this.fieldTexts[field]!;
       if (text.length === 0) continue;
       this.currentField = field;
-      scanWords(text, this.visitor);
+      scanWords(text, this.visitor, this.shortestPrefix);
       this.pushPosition(SENTINEL, NO_FIELD, 0, 0);
     }
     this.itemSource = SOURCE_BITS[item.source as Source] ?? 0;
@@ -507,17 +610,23 @@ export class MonitorIndex {
   }
 
   private readonly visitor: WordVisitor = {
-    asciiWord: (text, start, end, hash) => {
+    asciiWord: (text, start, end, hash, prefixHash) => {
       const term = this.terms.table.findAscii(text, start, end, hash);
       const position = this.pushPosition(term, this.currentField, start, end);
       if (term >= 0) this.addOccurrence(term, position);
-      if (this.prefixCount > 0) this.matchPrefixes(text, start, end, position);
+      if (this.prefixCount > 0) this.matchPrefixes(text, start, end, prefixHash, position);
     },
     word: (word, start, end) => {
       const term = this.terms.find(word);
       const position = this.pushPosition(term, this.currentField, start, end);
       if (term >= 0) this.addOccurrence(term, position);
-      if (this.prefixCount > 0) this.matchPrefixes(word, 0, word.length, position);
+      if (this.prefixCount > 0) {
+        let hash = FNV_OFFSET;
+        for (let k = 0; k < this.shortestPrefix && k < word.length; k++) {
+          hash = nextHash(hash, word.charCodeAt(k));
+        }
+        this.matchPrefixes(word, 0, word.length, hash, position);
+      }
     },
   };
 
@@ -536,26 +645,73 @@ export class MonitorIndex {
     return position;
   }
 
-  private markPresent(term: number): void {
-    if (this.termState[2 * term] === this.stamp) return;
-    this.termState[2 * term] = this.stamp;
-    this.termState[2 * term + 1] = -1;
+  /** The slot of `term` in the present table, or -1 when the item does not hold it. */
+  private slotOf(term: number): number {
+    const keys = this.presentKeys;
+    const mask = keys.length - 1;
+    for (let at = Math.imul(term, 0x9e3779b1) >>> this.presentShift; ; at = (at + 1) & mask) {
+      const key = keys[at]!;
+      if (key === term) return at;
+      if (key < 0) return -1;
+    }
+  }
+
+  private isPresent(term: number): boolean {
+    return this.slotOf(term) >= 0;
+  }
+
+  /** The head of the occurrence list of `term` in the item, or -1. */
+  private headOf(term: number): number {
+    const slot = this.slotOf(term);
+    return slot < 0 ? -1 : this.presentHeads[slot]!;
+  }
+
+  /** The slot of `term`, added to the present table (with no occurrence) if new. */
+  private markPresent(term: number): number {
+    const keys = this.presentKeys;
+    const mask = keys.length - 1;
+    let at = Math.imul(term, 0x9e3779b1) >>> this.presentShift;
+    for (; ; at = (at + 1) & mask) {
+      const key = keys[at]!;
+      if (key === term) return at;
+      if (key < 0) break;
+    }
+    if (2 * (this.presentCount + 1) > keys.length) {
+      this.growPresent();
+      return this.markPresent(term);
+    }
+    keys[at] = term;
+    this.presentHeads[at] = -1;
     if (this.presentCount === this.present.length) {
       this.present = grownInt32(this.present, this.presentCount + 1);
     }
     this.present[this.presentCount++] = term;
+    return at;
+  }
+
+  private growPresent(): void {
+    const keys = this.presentKeys;
+    const heads = this.presentHeads;
+    const count = this.presentCount;
+    const terms = this.present.slice(0, count);
+    const termHeads = terms.map((term) => heads[this.slotOf(term)]!);
+    this.presentKeys = new Int32Array(2 * keys.length).fill(-1);
+    this.presentHeads = new Int32Array(2 * keys.length);
+    this.presentShift--;
+    this.presentCount = 0;
+    for (let i = 0; i < count; i++) this.presentHeads[this.markPresent(terms[i]!)] = termHeads[i]!;
   }
 
   private addOccurrence(term: number, position: number): void {
-    this.markPresent(term);
+    const slot = this.markPresent(term);
     const occurrence = this.occCount++;
     if (occurrence === this.occPos.length) {
       this.occPos = grownInt32(this.occPos, occurrence + 1);
       this.occNext = grownInt32(this.occNext, occurrence + 1);
     }
     this.occPos[occurrence] = position;
-    this.occNext[occurrence] = this.termState[2 * term + 1]!;
-    this.termState[2 * term + 1] = occurrence;
+    this.occNext[occurrence] = this.presentHeads[slot]!;
+    this.presentHeads[slot] = occurrence;
   }
 
   private markMeta(key: string): void {
@@ -563,11 +719,19 @@ export class MonitorIndex {
     if (term >= 0) this.markPresent(term);
   }
 
-  /** Records `position` under every prefix term that `text[start, end)` (lower-cased) starts with. */
-  private matchPrefixes(text: string, start: number, end: number, position: number): void {
+  /**
+   * Records `position` under every prefix term that `text[start, end)` (lower-cased) starts with;
+   * `hash` is that of its first `shortestPrefix` letters.
+   */
+  private matchPrefixes(
+    text: string,
+    start: number,
+    end: number,
+    prefixHash: number,
+    position: number,
+  ): void {
     const longest = Math.min(end - start, this.longestPrefix);
-    let hash = FNV_OFFSET;
-    for (let k = 0; k < this.shortestPrefix; k++) hash = nextHash(hash, text.charCodeAt(start + k));
+    let hash = prefixHash;
     for (let k = this.shortestPrefix; k <= longest; k++) {
       if (k > this.shortestPrefix) hash = nextHash(hash, text.charCodeAt(start + k - 1));
       const term = this.prefixes.findAscii(text, start, start + k, hash);
@@ -578,23 +742,32 @@ export class MonitorIndex {
   private collectCandidates(): void {
     this.candidateCount = 0;
     const stamp = this.stamp;
+    const records = this.records;
+    const meta = this.postings.meta;
     const postings = this.postings.data;
-    const termState = this.termState;
     for (let i = 0; i < this.presentCount; i++) {
       const term = this.present[i]!;
-      const offset = this.postings.offsetOf(term);
-      const end = offset + 2 * this.postings.lengthOf(term);
+      const at = LIST_META * term;
+      const simple = meta[at + 3]! - 1;
+      if (simple >= 0) this.addCandidate(simple);
+      const offset = meta[at]!;
+      const end = offset + 2 * meta[at + 1]!;
       for (let k = offset; k < end; k += 2) {
         const guard = postings[k + 1]!;
-        if (guard < 0 || termState[2 * guard] === stamp) this.addCandidate(postings[k]!, stamp);
+        if (guard >= 0 && !this.isPresent(guard)) continue;
+        let query = postings[k]!;
+        if (query < 0) {
+          query = ~query;
+          if (records[REC * query + R_STAMP] === stamp) continue;
+          records[REC * query + R_STAMP] = stamp;
+        }
+        this.addCandidate(query);
       }
     }
-    for (const query of this.always) this.addCandidate(query, stamp);
+    for (const query of this.always) this.addCandidate(query);
   }
 
-  private addCandidate(query: number, stamp: number): void {
-    if (this.queryInfo[2 * query] === stamp) return;
-    this.queryInfo[2 * query] = stamp;
+  private addCandidate(query: number): void {
     if (this.candidateCount === this.candidates.length) {
       this.candidates = grownInt32(this.candidates, this.candidateCount + 1);
     }
@@ -607,23 +780,23 @@ export class MonitorIndex {
       case OP_TERM:
         return this.matchTerm(code, pc, null);
       case OP_PREFIX:
-        return this.hasOccurrence(code[pc + 2]!, (header >> 4) & 7);
+        return this.hasOccurrence(code[pc + 1]!, (header >> 4) & 7);
       case OP_META:
-        return this.termState[2 * code[pc + 2]!] === this.stamp;
+        return this.isPresent(code[pc + 1]!);
       case OP_SITES:
-        return (code[pc + 2]! & this.itemSource) !== 0;
+        return (code[pc + 1]! & this.itemSource) !== 0;
       case OP_NOT:
-        return !this.evaluate(code, pc + 2);
+        return !this.evaluate(code, pc + 1);
       case OP_AND: {
-        const end = pc + code[pc + 1]!;
-        for (let child = pc + 2; child < end; child += code[child + 1]!) {
+        const end = pc + nodeSize(header);
+        for (let child = pc + 1; child < end; child += nodeSize(code[child]!)) {
           if (!this.evaluate(code, child)) return false;
         }
         return true;
       }
       case OP_OR: {
-        const end = pc + code[pc + 1]!;
-        for (let child = pc + 2; child < end; child += code[child + 1]!) {
+        const end = pc + nodeSize(header);
+        for (let child = pc + 1; child < end; child += nodeSize(code[child]!)) {
           if (this.evaluate(code, child)) return true;
         }
         return false;
@@ -641,12 +814,12 @@ export class MonitorIndex {
         this.matchTerm(code, pc, ranges);
         return;
       case OP_PREFIX:
-        this.collectOccurrences(code[pc + 2]!, (header >> 4) & 7, ranges);
+        this.collectOccurrences(code[pc + 1]!, (header >> 4) & 7, ranges);
         return;
       case OP_AND:
       case OP_OR: {
-        const end = pc + code[pc + 1]!;
-        for (let child = pc + 2; child < end; child += code[child + 1]!) {
+        const end = pc + nodeSize(header);
+        for (let child = pc + 1; child < end; child += nodeSize(code[child]!)) {
           this.collect(code, child, ranges);
         }
         return;
@@ -657,17 +830,17 @@ export class MonitorIndex {
   }
 
   private hasOccurrence(term: number, fields: number): boolean {
-    if (this.termState[2 * term] !== this.stamp) return false;
+    const slot = this.slotOf(term);
+    if (slot < 0) return false;
     if (fields === ALL_FIELDS) return true;
-    for (let o = this.termState[2 * term + 1]!; o >= 0; o = this.occNext[o]!) {
+    for (let o = this.presentHeads[slot]!; o >= 0; o = this.occNext[o]!) {
       if (((1 << this.posField[this.occPos[o]!]!) & fields) !== 0) return true;
     }
     return false;
   }
 
   private collectOccurrences(term: number, fields: number, ranges: number[]): void {
-    if (this.termState[2 * term] !== this.stamp) return;
-    for (let o = this.termState[2 * term + 1]!; o >= 0; o = this.occNext[o]!) {
+    for (let o = this.headOf(term); o >= 0; o = this.occNext[o]!) {
       const p = this.occPos[o]!;
       const field = this.posField[p]!;
       if (((1 << field) & fields) !== 0) ranges.push(field, this.posStart[p]!, this.posEnd[p]!);
@@ -678,19 +851,20 @@ export class MonitorIndex {
   private matchTerm(code: Int32Array, pc: number, ranges: number[] | null): boolean {
     const header = code[pc]!;
     const fields = (header >> 4) & 7;
-    const n = code[pc + 2]!;
-    const first = code[pc + 3]!;
-    const stamp = this.stamp;
-    for (let i = 0; i < n; i++) if (this.termState[2 * code[pc + 3 + i]!] !== stamp) return false;
-    const rules = (header & HAS_GAPS) !== 0 ? pc + 3 + n : -1;
+    const n = termWords(header);
+    const words = pc + 1;
+    const head = this.headOf(code[words]!);
+    if (head < 0) return false;
+    for (let i = 1; i < n; i++) if (!this.isPresent(code[words + i]!)) return false;
+    const rules = (header & HAS_GAPS) !== 0 ? words + n : -1;
     if (n === 1 && rules < 0 && fields === ALL_FIELDS && ranges === null) return true;
     let found = false;
-    for (let o = this.termState[2 * first + 1]!; o >= 0; o = this.occNext[o]!) {
+    for (let o = head; o >= 0; o = this.occNext[o]!) {
       const p = this.occPos[o]!;
       const field = this.posField[p]!;
       if (((1 << field) & fields) === 0) continue;
       let i = 1;
-      while (i < n && this.posTerm[p + i] === code[pc + 3 + i]) i++;
+      while (i < n && this.posTerm[p + i] === code[words + i]) i++;
       if (i < n) continue;
       if (rules >= 0 && !this.checkGaps(code, rules, p, n)) continue;
       if (ranges === null) return true;
@@ -744,6 +918,30 @@ export class MonitorIndex {
       if (gap.length <= head.length + tail.length && !edge) return false;
     }
     return true;
+  }
+
+  /**
+   * The highlights of `ranges`; the same array as an earlier query of this item with the same
+   * ranges got (a popular word's `task`, `task -foo` and `task OR bar` usually have the same hits).
+   */
+  private highlightsOf(ranges: number[]): Highlight[] {
+    const log = this.rangeLog;
+    const length = ranges.length;
+    const known = Math.min(this.memoCount, MEMO);
+    for (let k = 0; k < known; k++) {
+      if (this.memoLength[k] !== length) continue;
+      const start = this.memoStart[k]!;
+      let i = 0;
+      while (i < length && log[start + i] === ranges[i]) i++;
+      if (i === length) return this.memoHighlights[k]!;
+    }
+    const highlights = toHighlights(ranges);
+    const slot = this.memoCount++ % MEMO;
+    this.memoStart[slot] = log.length;
+    this.memoLength[slot] = length;
+    this.memoHighlights[slot] = highlights;
+    for (let i = 0; i < length; i++) log.push(ranges[i]!);
+    return highlights;
   }
 }
 

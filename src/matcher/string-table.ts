@@ -4,16 +4,26 @@ import { hashWord } from './text.ts';
 /**
  * Strings under caller-chosen int ids, found by value. `findAscii` probes with a slice of an
  * item's text and the hash `scanWords` computed while scanning it, so looking up the words no
- * monitor uses (most of them) allocates nothing.
+ * monitor uses (most of them) allocates nothing; with `filtered`, it usually does not even reach
+ * the buckets (see OpenHashIndex).
  */
 export class StringTable {
-  private readonly index = new OpenHashIndex();
+  private readonly index: OpenHashIndex;
   private readonly keys: (string | undefined)[] = [];
 
-  insert(id: number, key: string): void {
+  constructor(filtered = false) {
+    this.index = new OpenHashIndex(filtered);
+  }
+
+  /** Sizes the table for `count` more keys. */
+  reserve(count: number): void {
+    this.index.reserve(count);
+  }
+
+  insert(id: number, key: string, hash = hashWord(key)): void {
     while (this.keys.length <= id) this.keys.push(undefined);
     this.keys[id] = key;
-    this.index.insert(id, hashWord(key));
+    this.index.insert(id, hash);
   }
 
   remove(id: number): void {
@@ -26,10 +36,11 @@ export class StringTable {
     return this.keys[id];
   }
 
-  /** The id of `key`, or -1. */
-  find(key: string): number {
-    const hash = hashWord(key);
-    const { buckets, mask } = this.index;
+  /** The id of `key`, or -1; `hash` is `hashWord(key)`. */
+  find(key: string, hash = hashWord(key)): number {
+    const index = this.index;
+    if (!index.mayContain(hash)) return -1;
+    const { buckets, mask } = index;
     for (let at = hash & mask; ; at = (at + 1) & mask) {
       const id = buckets[2 * at]!;
       if (id === EMPTY) return -1;
@@ -39,7 +50,9 @@ export class StringTable {
 
   /** The id of the lower case of `text[start, end)` (ASCII letters and digits), or -1. */
   findAscii(text: string, start: number, end: number, hash: number): number {
-    const { buckets, mask } = this.index;
+    const index = this.index;
+    if (!index.mayContain(hash)) return -1;
+    const { buckets, mask } = index;
     const length = end - start;
     for (let at = hash & mask; ; at = (at + 1) & mask) {
       const id = buckets[2 * at]!;

@@ -48,11 +48,11 @@ let segmenter: Intl.Segmenter | undefined;
 const replaceFolded = (letter: string): string => FOLDED_LETTERS[letter] ?? letter;
 const replaceGapFold = (char: string): string => GAP_FOLDS[char] ?? char;
 
-/** 1 for ASCII letters and digits, 2 for ASCII upper-case letters, 0 for the rest of ASCII. */
-const ASCII_CLASS = new Uint8Array(128);
-for (let c = 48; c <= 57; c++) ASCII_CLASS[c] = 1;
-for (let c = 97; c <= 122; c++) ASCII_CLASS[c] = 1;
-for (let c = 65; c <= 90; c++) ASCII_CLASS[c] = 2;
+/** For ASCII: the lower case of a letter or digit, 0 for the rest. */
+const ASCII_FOLD = new Uint8Array(128);
+for (let c = 48; c <= 57; c++) ASCII_FOLD[c] = c;
+for (let c = 97; c <= 122; c++) ASCII_FOLD[c] = c;
+for (let c = 65; c <= 90; c++) ASCII_FOLD[c] = c + 32;
 
 /** The searchable form of one word run: NFKC, case folded, diacritics folded. */
 export function normaliseWordText(run: string): string {
@@ -107,8 +107,12 @@ function emitNormalised(run: string, start: number, end: number, visitor: WordVi
 
 /** Receives the words of a text, in order (see `scanWords`). */
 export interface WordVisitor {
-  /** A run of ASCII letters and digits, not yet lower-cased; `hash` is `hashWord` of its lower case. */
-  asciiWord(text: string, start: number, end: number, hash: number): void;
+  /**
+   * A run of ASCII letters and digits, not yet lower-cased; `hash` is `hashWord` of its lower
+   * case, `prefixHash` that of its first `prefixLength` letters (see `scanWords`), or of all of
+   * them when it is shorter.
+   */
+  asciiWord(text: string, start: number, end: number, hash: number, prefixHash: number): void;
   /** A word that went through Unicode normalisation. */
   word(word: string, start: number, end: number): void;
 }
@@ -126,21 +130,26 @@ export function hashWord(word: string): number {
 /**
  * Visits every word of `text`. Plain ASCII runs take a fast path that allocates nothing (a table
  * lookup and a hash step per character); anything else goes through Unicode normalisation.
+ * `prefixLength` asks for the hash of each ASCII word's first letters too (prefix queries).
  */
-export function scanWords(text: string, visitor: WordVisitor): void {
+export function scanWords(text: string, visitor: WordVisitor, prefixLength = 0): void {
   const length = text.length;
   let start = -1;
   let complex = false;
   let hash = FNV_OFFSET;
+  let prefixHash = FNV_OFFSET | 0;
   let i = 0;
   while (i < length) {
     const code = text.charCodeAt(i);
     let width = 1;
     let word: boolean;
     if (code < 128) {
-      const cls = ASCII_CLASS[code]!;
-      word = cls !== 0;
-      if (word) hash = Math.imul(hash ^ (cls === 2 ? code + 32 : code), FNV_PRIME);
+      const folded = ASCII_FOLD[code]!;
+      word = folded !== 0;
+      if (word) {
+        hash = Math.imul(hash ^ folded, FNV_PRIME);
+        if (i - (start < 0 ? i : start) < prefixLength) prefixHash = hash;
+      }
     } else {
       if (code >= 0xd800 && code <= 0xdbff && i + 1 < length) width = 2;
       word = isWordCodePoint(text, i) || (start >= 0 && isIgnorable(code));
@@ -150,16 +159,17 @@ export function scanWords(text: string, visitor: WordVisitor): void {
       if (start < 0) start = i;
     } else if (start >= 0) {
       if (complex) emitComplexRun(text, start, i, visitor);
-      else visitor.asciiWord(text, start, i, hash);
+      else visitor.asciiWord(text, start, i, hash, prefixHash);
       start = -1;
       complex = false;
       hash = FNV_OFFSET;
+      prefixHash = FNV_OFFSET | 0;
     }
     i += width;
   }
   if (start < 0) return;
   if (complex) emitComplexRun(text, start, length, visitor);
-  else visitor.asciiWord(text, start, length, hash);
+  else visitor.asciiWord(text, start, length, hash, prefixHash);
 }
 
 /** Calls `sink` for every word of `text` with its normalised form. */

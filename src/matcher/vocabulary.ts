@@ -1,14 +1,20 @@
 import { StringTable } from './string-table.ts';
+import { hashWord } from './text.ts';
 
 // Interns strings into small integer ids with reference counts, so the index stores ids in
 // typed arrays and forgets a term when its last monitor goes. Ids of forgotten terms are reused.
 
 export class Vocabulary {
-  readonly table = new StringTable();
+  readonly table: StringTable;
   private refs = new Int32Array(256);
   private readonly freeIds: number[] = [];
   private nextId = 0;
   private live = 0;
+
+  /** `filtered`: put a Bloom filter in front of lookups (see OpenHashIndex). */
+  constructor(filtered = false) {
+    this.table = new StringTable(filtered);
+  }
 
   /** Ids handed out so far, including free ones: arrays indexed by id need this length. */
   get idLimit(): number {
@@ -20,8 +26,8 @@ export class Vocabulary {
   }
 
   /** The id of `key`, adding it if new; every call must be paired with one `release`. */
-  intern(key: string): number {
-    let id = this.table.find(key);
+  intern(key: string, hash = hashWord(key)): number {
+    let id = this.table.find(key, hash);
     if (id < 0) {
       id = this.freeIds.pop() ?? this.nextId++;
       if (id >= this.refs.length) {
@@ -29,7 +35,7 @@ export class Vocabulary {
         grown.set(this.refs);
         this.refs = grown;
       }
-      this.table.insert(id, key);
+      this.table.insert(id, key, hash);
       this.live++;
     }
     this.refs[id]!++;

@@ -32,6 +32,11 @@ async function main(): Promise<void> {
   const { applied } = await migrateDatabase(database);
   logger.info({ database: database.kind, location: database.location, applied }, 'database ready');
 
+  if (config.COGNITO_CLIENT_SECRET) {
+    logger.warn(
+      'COGNITO_CLIENT_SECRET is set but not used: browsers sign in directly against the pool, and a secret sent to them would be public. Use an app client without a secret.',
+    );
+  }
   const mailer = createMailer({ config, logger });
   const identity = await createIdentityProvider({ config, database, logger, mailer });
   const app = createApp({

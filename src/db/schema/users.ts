@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { check, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
-export const EMAIL_ALERT_MODES = ['instant', 'hourly', 'daily', 'off'] as const;
-export type EmailAlertMode = (typeof EMAIL_ALERT_MODES)[number];
+import { EMAIL_ALERT_MODES } from '../../shared/user.ts';
+
+export type { EmailAlertMode } from '../../shared/user.ts';
 
 /**
  * The product's own record of a person. `id` is the identity token's `sub`, whichever identity

@@ -10,7 +10,7 @@ const route = createRoute({
   responses: {
     200: {
       description: 'The configuration',
-      content: { 'application/json': { schema: publicConfigSchema.openapi('PublicConfig') } },
+      content: { 'application/json': { schema: publicConfigSchema } },
     },
   },
 });

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { browserAvailability, openPage } from '../support/browser.ts';
+import { useBrowserSuite } from '../support/browser-suite.ts';
 import { type E2eApp, startE2eApp } from '../support/e2e-app.ts';
 import { TEST_PASSWORD, uniqueEmail } from '../support/identity-app.ts';
 
@@ -24,24 +25,10 @@ async function logIn(page: Page, email: string, password: string) {
 }
 
 describe.runIf(availability.run)('accounts in Chromium', () => {
-  let browser: Browser;
-  let e2e: E2eApp;
-  const contexts: BrowserContext[] = [];
+  const suite = useBrowserSuite(availability.run ? availability.path : '');
 
-  beforeAll(async () => {
-    browser = await launchBrowser(availability.run ? availability.path : '');
-    e2e = await startE2eApp();
-  });
-  afterAll(async () => {
-    for (const context of contexts) await context.close();
-    await browser?.close();
-    await e2e?.close();
-  });
-
-  async function newPage(app: E2eApp = e2e) {
-    const context = await browser.newContext({ viewport: VIEWPORT, baseURL: app.app.url });
-    contexts.push(context);
-    return openPage(context);
+  async function newPage(app?: E2eApp) {
+    return openPage(await suite.newContext({ viewport: VIEWPORT, ...(app ? { app } : {}) }));
   }
 
   test('a new user signs up, confirms with the emailed code, signs in, stays signed in and logs out', async () => {
@@ -65,7 +52,7 @@ describe.runIf(availability.run)('accounts in Chromium', () => {
       .getByTestId('form-notice')
       .getByText(/6-digit code/)
       .waitFor();
-    const mail = await e2e.smtp.waitForMail(email);
+    const mail = await suite.e2e.smtp.waitForMail(email);
     expect(mail.subject).toMatch(/verification code/i);
     const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
     expect(code).toMatch(/^\d{6}$/);
@@ -146,7 +133,7 @@ describe.runIf(availability.run)('accounts in Chromium', () => {
   });
 
   test('a forgotten password is reset with the emailed code', async () => {
-    const user = await e2e.createConfirmedUser();
+    const user = await suite.e2e.createConfirmedUser();
     const { page, problems } = await newPage();
     await page.goto('/account/login');
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
@@ -155,7 +142,7 @@ describe.runIf(availability.run)('accounts in Chromium', () => {
     await page.getByRole('button', { name: 'Send the code' }).click();
 
     await page.waitForURL(/\/account\/reset-password\?email=/);
-    const code = await e2e.smtp.nextCode(user.email);
+    const code = await suite.e2e.smtp.nextCode(user.email);
     const newPassword = 'Brand-New-Pass-7';
     await page.getByLabel('Code').fill(code);
     await page.getByLabel('New password', { exact: true }).fill(newPassword);
@@ -178,8 +165,8 @@ describe.runIf(availability.run)('accounts in Chromium', () => {
   });
 
   test('sign-in explains a wrong password and an unconfirmed account', async () => {
-    const confirmed = await e2e.createConfirmedUser();
-    const unconfirmed = await e2e.signUp();
+    const confirmed = await suite.e2e.createConfirmedUser();
+    const unconfirmed = await suite.e2e.signUp();
     const { page } = await newPage();
     await page.goto('/account/login');
 
@@ -200,8 +187,8 @@ describe.runIf(availability.run)('accounts in Chromium', () => {
     await page.waitForURL(/\/account\/confirm\?email=/);
     // The confirmation page sends a fresh code at once; it confirms the account.
     await page.getByTestId('form-notice').waitFor();
-    const code = await e2e.smtp.nextCode(unconfirmed.email);
-    const fresh = e2e.smtp.pending(unconfirmed.email);
+    const code = await suite.e2e.smtp.nextCode(unconfirmed.email);
+    const fresh = suite.e2e.smtp.pending(unconfirmed.email);
     const latest =
       fresh.length > 0 ? (/\b(\d{6})\b/.exec(fresh.at(-1)?.text ?? '')?.[1] ?? code) : code;
     await page.getByLabel('Code').fill(latest);
@@ -210,7 +197,7 @@ describe.runIf(availability.run)('accounts in Chromium', () => {
   });
 
   test('sign-up explains a weak password and an email that is taken', async () => {
-    const existing = await e2e.createConfirmedUser();
+    const existing = await suite.e2e.createConfirmedUser();
     const { page } = await newPage();
     await page.goto('/account/signup');
     await page.getByLabel('First name').fill('Weak');

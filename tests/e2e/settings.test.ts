@@ -1,33 +1,17 @@
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
-import { type E2eApp, startE2eApp } from '../support/e2e-app.ts';
+import { describe, expect, test } from 'vitest';
+import { browserAvailability, openPage } from '../support/browser.ts';
+import { useBrowserSuite } from '../support/browser-suite.ts';
+import type { E2eUser } from '../support/e2e-app.ts';
 
 const availability = browserAvailability();
 
 describe.runIf(availability.run)('settings in Chromium', () => {
-  let browser: Browser;
-  let e2e: E2eApp;
-  const contexts: BrowserContext[] = [];
+  const suite = useBrowserSuite(availability.run ? availability.path : '');
 
-  beforeAll(async () => {
-    browser = await launchBrowser(availability.run ? availability.path : '');
-    e2e = await startE2eApp();
-  });
-  afterAll(async () => {
-    for (const context of contexts) await context.close();
-    await browser?.close();
-    await e2e?.close();
-  });
-
-  async function signedInPage(user: Awaited<ReturnType<E2eApp['createConfirmedUser']>>) {
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 900 },
-      baseURL: e2e.app.url,
-    });
-    contexts.push(context);
-    await e2e.seedSession(context, user);
+  async function signedInPage(user: E2eUser) {
+    const context = await suite.newContext({ viewport: { width: 1280, height: 900 } });
+    await suite.e2e.seedSession(context, user);
     const opened = await openPage(context);
     await opened.page.goto('/dashboard/settings');
     await opened.page.getByRole('heading', { name: 'Profile' }).waitFor();
@@ -35,7 +19,7 @@ describe.runIf(availability.run)('settings in Chromium', () => {
   }
 
   test('the profile, email alerts and time zone are saved and shown after a reload', async () => {
-    const user = await e2e.createConfirmedUser({ givenName: 'Marie', familyName: 'Curie' });
+    const user = await suite.e2e.createConfirmedUser({ givenName: 'Marie', familyName: 'Curie' });
     const { page, problems } = await signedInPage(user);
     await page.getByLabel('First name').fill('Maria');
     await page.getByRole('button', { name: 'Save profile' }).click();
@@ -61,7 +45,7 @@ describe.runIf(availability.run)('settings in Chromium', () => {
   });
 
   test('changing the password needs the current one and takes effect', async () => {
-    const user = await e2e.createConfirmedUser();
+    const user = await suite.e2e.createConfirmedUser();
     const { page } = await signedInPage(user);
     await page.getByLabel('Current password').fill('Wrong-Current-1');
     await page.getByLabel('New password', { exact: true }).fill('Another-Secret-8');
@@ -75,16 +59,16 @@ describe.runIf(availability.run)('settings in Chromium', () => {
     await page.getByLabel('Current password').fill(user.password);
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByText(/Password changed/).waitFor();
-    await expect(e2e.signIn(user)).rejects.toMatchObject({ name: 'NotAuthorizedException' });
-    await expect(e2e.signIn({ ...user, password: 'Another-Secret-8' })).resolves.toHaveProperty(
-      'AccessToken',
-    );
+    await expect(suite.e2e.signIn(user)).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    await expect(
+      suite.e2e.signIn({ ...user, password: 'Another-Secret-8' }),
+    ).resolves.toHaveProperty('AccessToken');
   });
 
   test('deleting the account needs the typed confirmation and removes the identity and the data', async () => {
-    const user = await e2e.createConfirmedUser();
+    const user = await suite.e2e.createConfirmedUser();
     const { page, problems } = await signedInPage(user);
-    const before = await e2e.signIn(user);
+    const before = await suite.e2e.signIn(user);
     await page.getByRole('button', { name: 'Delete my account…' }).click();
     const dialog = page.getByRole('alertdialog');
     const confirm = dialog.getByRole('button', { name: 'Delete forever' });
@@ -97,8 +81,8 @@ describe.runIf(availability.run)('settings in Chromium', () => {
     await page.waitForURL((url) => url.pathname === '/');
     await page.getByText(/account and all its data are deleted/).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
-    await expect(e2e.signIn(user)).rejects.toMatchObject({ name: 'NotAuthorizedException' });
-    const afterwards = await fetch(`${e2e.app.url}/api/user`, {
+    await expect(suite.e2e.signIn(user)).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    const afterwards = await fetch(`${suite.e2e.app.url}/api/user`, {
       headers: { Authorization: before.AccessToken },
     });
     expect([401, 404]).toContain(afterwards.status);

@@ -15,3 +15,12 @@ export const newPasswordSchema = z
 
 export const NEW_PASSWORD_HINT =
   'At least 8 characters, with upper- and lower-case letters, a digit and a symbol.';
+
+/** For a schema with `newPassword` and `repeat`: `.refine(...repeatMatches)`. */
+export const repeatMatches: [
+  (value: { newPassword: string; repeat: string }) => boolean,
+  { path: string[]; message: string },
+] = [
+  (value) => value.newPassword === value.repeat,
+  { path: ['repeat'], message: 'The two passwords are not the same.' },
+];

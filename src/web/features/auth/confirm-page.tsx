@@ -4,12 +4,12 @@ import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { FormError, FormNotice, SubmitButton } from '../../components/form-parts.tsx';
-import { Button } from '../../components/ui/button.tsx';
 import { Field } from '../../components/ui/field.tsx';
 import { confirmSignUp, resendConfirmationCode } from '../../lib/identity-client.ts';
 import { describeIdentityError, type IdentityProblem } from '../../lib/identity-errors.ts';
 import { paths } from '../../lib/paths.ts';
 import { AccountShell } from './account-shell.tsx';
+import { CodeField, ResendCodeButton } from './code-parts.tsx';
 import { confirmSchema } from './schemas.ts';
 import { useResendCode } from './use-resend-code.ts';
 
@@ -86,26 +86,9 @@ export function ConfirmPage() {
           error={errors.email?.message}
           {...form.register('email')}
         />
-        <Field
-          label="Code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          placeholder="123456"
-          autoFocus
-          className="[&_input]:tracking-[0.3em]"
-          error={errors.code?.message}
-          {...form.register('code')}
-        />
+        <CodeField error={errors.code?.message} {...form.register('code')} />
         <SubmitButton busy={isSubmitting}>Confirm email</SubmitButton>
-        <Button
-          type="button"
-          variant="ghost"
-          onClick={() => void resend.resend()}
-          disabled={resend.busy || resend.cooldown > 0}
-        >
-          {resend.cooldown > 0 ? `Send a new code (${resend.cooldown} s)` : 'Send a new code'}
-        </Button>
+        <ResendCodeButton resend={resend} />
       </form>
     </AccountShell>
   );

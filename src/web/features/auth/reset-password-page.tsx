@@ -4,13 +4,13 @@ import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { FormError, FormNotice, SubmitButton } from '../../components/form-parts.tsx';
-import { Button } from '../../components/ui/button.tsx';
+import { NewPasswordFields } from '../../components/new-password-fields.tsx';
 import { Field } from '../../components/ui/field.tsx';
 import { confirmForgotPassword, forgotPassword } from '../../lib/identity-client.ts';
 import { describeIdentityError, type IdentityProblem } from '../../lib/identity-errors.ts';
-import { NEW_PASSWORD_HINT } from '../../lib/password-policy.ts';
 import { paths } from '../../lib/paths.ts';
 import { AccountShell } from './account-shell.tsx';
+import { CodeField, ResendCodeButton } from './code-parts.tsx';
 import { resetSchema } from './schemas.ts';
 import { useResendCode } from './use-resend-code.ts';
 
@@ -68,40 +68,14 @@ export function ResetPasswordPage() {
           error={errors.email?.message}
           {...form.register('email')}
         />
-        <Field
-          label="Code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          placeholder="123456"
-          autoFocus
-          error={errors.code?.message}
-          {...form.register('code')}
-        />
-        <Field
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          hint={NEW_PASSWORD_HINT}
-          error={errors.newPassword?.message}
-          {...form.register('newPassword')}
-        />
-        <Field
-          label="Repeat the new password"
-          type="password"
-          autoComplete="new-password"
-          error={errors.repeat?.message}
-          {...form.register('repeat')}
+        <CodeField error={errors.code?.message} {...form.register('code')} />
+        <NewPasswordFields
+          newPassword={form.register('newPassword')}
+          repeat={form.register('repeat')}
+          errors={{ newPassword: errors.newPassword?.message, repeat: errors.repeat?.message }}
         />
         <SubmitButton busy={isSubmitting}>Set the new password</SubmitButton>
-        <Button
-          type="button"
-          variant="ghost"
-          onClick={() => void resend.resend()}
-          disabled={resend.busy || resend.cooldown > 0}
-        >
-          {resend.cooldown > 0 ? `Send a new code (${resend.cooldown} s)` : 'Send a new code'}
-        </Button>
+        <ResendCodeButton resend={resend} />
       </form>
     </AccountShell>
   );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { newPasswordSchema } from '../../lib/password-policy.ts';
+import { newPasswordSchema, repeatMatches } from '../../lib/password-policy.ts';
 
 /** Client-side checks that mirror the identity provider's, so most mistakes never leave the page. */
 export const emailSchema = z
@@ -41,7 +41,4 @@ export const resetSchema = z
     newPassword: newPasswordSchema,
     repeat: z.string(),
   })
-  .refine((value) => value.newPassword === value.repeat, {
-    path: ['repeat'],
-    message: 'The two passwords are not the same.',
-  });
+  .refine(...repeatMatches);

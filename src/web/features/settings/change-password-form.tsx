@@ -5,10 +5,11 @@ import { useDispatch } from 'react-redux';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import { FormError, SubmitButton } from '../../components/form-parts.tsx';
+import { NewPasswordFields } from '../../components/new-password-fields.tsx';
 import { Field } from '../../components/ui/field.tsx';
 import { changePassword } from '../../lib/identity-client.ts';
 import { describeIdentityError } from '../../lib/identity-errors.ts';
-import { NEW_PASSWORD_HINT, newPasswordSchema } from '../../lib/password-policy.ts';
+import { newPasswordSchema, repeatMatches } from '../../lib/password-policy.ts';
 import { freshAccessToken } from '../../lib/session/fresh-token.ts';
 
 const schema = z
@@ -17,10 +18,7 @@ const schema = z
     newPassword: newPasswordSchema,
     repeat: z.string(),
   })
-  .refine((value) => value.newPassword === value.repeat, {
-    path: ['repeat'],
-    message: 'The two passwords are not the same.',
-  })
+  .refine(...repeatMatches)
   .refine((value) => value.newPassword !== value.password, {
     path: ['newPassword'],
     message: 'Choose a password different from the current one.',
@@ -62,20 +60,10 @@ export function ChangePasswordForm() {
         error={errors.password?.message}
         {...form.register('password')}
       />
-      <Field
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        hint={NEW_PASSWORD_HINT}
-        error={errors.newPassword?.message}
-        {...form.register('newPassword')}
-      />
-      <Field
-        label="Repeat the new password"
-        type="password"
-        autoComplete="new-password"
-        error={errors.repeat?.message}
-        {...form.register('repeat')}
+      <NewPasswordFields
+        newPassword={form.register('newPassword')}
+        repeat={form.register('repeat')}
+        errors={{ newPassword: errors.newPassword?.message, repeat: errors.repeat?.message }}
       />
       <div className="sm:w-48">
         <SubmitButton busy={isSubmitting}>Change password</SubmitButton>

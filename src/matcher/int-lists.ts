@@ -1,52 +1,57 @@
 import { Int32Arena } from './int32-arena.ts';
 
-/** Ints of `meta` per list: offset, length, capacity and one value the owner keeps with it. */
-export const LIST_META = 4;
-
 /**
  * Many growable lists of int pairs in one arena, each named by a small int (a term's postings:
  * query and guard). A list doubles into a new block when full; removal moves the last entry into
- * the gap. Offset, length and capacity of list k sit in `meta[4k…4k + 2]`, next to one int the
- * owner keeps with the list (`meta[4k + 3]`, see `extra`), so reaching a list costs one cache line.
+ * the gap. Offset, length and capacity of list k sit in `meta[stride·k …]`, followed by
+ * `stride − 3` ints the owner keeps with the list (see `extra`), so reaching a list and what the
+ * owner knows about it costs one cache line.
  */
 export class IntLists {
   private readonly arena = new Int32Arena();
-  private metaData = new Int32Array(LIST_META * 256);
+  readonly stride: number;
+  private metaData: Int32Array;
+
+  constructor(stride = 4) {
+    this.stride = stride;
+    this.metaData = new Int32Array(stride * 256);
+  }
 
   get data(): Int32Array {
     return this.arena.data;
   }
 
-  /** `[offset, length, capacity, extra]` per list; read it directly on hot paths. */
+  /** `[offset, length, capacity, owner's ints…]` per list; read it directly on hot paths. */
   get meta(): Int32Array {
     return this.metaData;
   }
 
   offsetOf(list: number): number {
-    return this.metaData[LIST_META * list]!;
+    return this.metaData[this.stride * list]!;
   }
 
   /** Entries in the list. */
   lengthOf(list: number): number {
-    return LIST_META * list < this.metaData.length ? this.metaData[LIST_META * list + 1]! : 0;
+    return this.stride * list < this.metaData.length ? this.metaData[this.stride * list + 1]! : 0;
   }
 
-  /** The owner's int kept with the list; 0 until set. */
-  extra(list: number): number {
-    return LIST_META * list < this.metaData.length ? this.metaData[LIST_META * list + 3]! : 0;
+  /** The owner's `slot`th int (from 0) kept with the list; 0 until set. */
+  extra(list: number, slot = 0): number {
+    const at = this.stride * list + 3 + slot;
+    return at < this.metaData.length ? this.metaData[at]! : 0;
   }
 
-  setExtra(list: number, value: number): void {
+  setExtra(list: number, value: number, slot = 0): void {
     this.ensure(list + 1);
-    this.metaData[LIST_META * list + 3] = value;
+    this.metaData[this.stride * list + 3 + slot] = value;
   }
 
   /** Makes room for lists 0 … count − 1. */
   ensure(count: number): void {
-    if (LIST_META * count <= this.metaData.length) return;
-    let capacity = this.metaData.length / LIST_META;
+    if (this.stride * count <= this.metaData.length) return;
+    let capacity = this.metaData.length / this.stride;
     while (capacity < count) capacity *= 2;
-    const meta = new Int32Array(LIST_META * capacity);
+    const meta = new Int32Array(this.stride * capacity);
     meta.set(this.metaData);
     this.metaData = meta;
   }
@@ -55,7 +60,7 @@ export class IntLists {
   reserve(list: number, capacity: number): void {
     this.ensure(list + 1);
     const meta = this.metaData;
-    const at = LIST_META * list;
+    const at = this.stride * list;
     if (meta[at + 1] !== 0 || meta[at + 2]! >= capacity) return;
     if (meta[at + 2]! > 0) this.arena.release(meta[at]!, 2 * meta[at + 2]!);
     meta[at] = this.arena.alloc(2 * capacity);
@@ -66,7 +71,7 @@ export class IntLists {
   push(list: number, first: number, second: number): number {
     this.ensure(list + 1);
     const meta = this.metaData;
-    const at = LIST_META * list;
+    const at = this.stride * list;
     const length = meta[at + 1]!;
     let capacity = meta[at + 2]!;
     if (length === capacity) {
@@ -91,7 +96,7 @@ export class IntLists {
   /** Removes the entry at `index`; the last entry moves into its place. */
   removeAt(list: number, index: number): void {
     const meta = this.metaData;
-    const at = LIST_META * list;
+    const at = this.stride * list;
     const offset = meta[at]!;
     const last = meta[at + 1]! - 1;
     if (index !== last) {

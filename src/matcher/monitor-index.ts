@@ -20,7 +20,7 @@ import {
   SOURCE_BITS,
   termWords,
 } from './compile.ts';
-import { IntLists, LIST_META } from './int-lists.ts';
+import { IntLists } from './int-lists.ts';
 import { Int32Arena } from './int32-arena.ts';
 import { MemberLists } from './member-lists.ts';
 import { EMPTY, OpenHashIndex } from './open-hash-index.ts';
@@ -112,6 +112,17 @@ const F_ALWAYS = 2;
 const F_MULTI = 4;
 const F_INLINE = 8;
 
+// Term records: the posting list of term t sits at postings.meta[TERM · t …] as [offset, length,
+// capacity], followed by 1 + its lone-word query (0: none) and its key when that is up to
+// KEY_CHARS ASCII characters: [length, 4 characters a word × 3]. A word of an item is then found
+// and its key checked in the line that also leads to its postings.
+const TERM = 8;
+const T_SIMPLE = 3;
+const T_KEY = 4;
+const KEY_CHARS = 12;
+/** T_KEY of a term whose key is compared as a string (long, not ASCII, or a prefix/meta key). */
+const KEY_STRING = -1;
+
 const SENTINEL = -2;
 const NO_FIELD = 3;
 /** Highlight arrays remembered per item to share between queries with the same hits. */
@@ -146,6 +157,17 @@ function grownUint8(array: Uint8Array<ArrayBuffer>, needed: number): Uint8Array<
   const grown = new Uint8Array(capacity);
   grown.set(array);
   return grown;
+}
+
+/** Whether `key` is the lower case of `text[start, end)` (ASCII letters and digits). */
+function sameAsciiLowerCase(text: string, start: number, end: number, key: string): boolean {
+  if (key.length !== end - start) return false;
+  for (let k = 0; k < key.length; k++) {
+    let code = text.charCodeAt(start + k);
+    if (code >= 65 && code <= 90) code += 32;
+    if (code !== key.charCodeAt(k)) return false;
+  }
+  return true;
 }
 
 function anchorKey(anchor: Anchor): string {
@@ -187,9 +209,9 @@ export class MonitorIndex {
   private readonly programs = new OpenHashIndex();
   private readonly members = new MemberLists();
   // Posting lists: term → (query anchored on it, guard) pairs. The guard is a second term the
-  // query needs (or -1), checked before the query's record is read. Each list's `extra` int is
-  // 1 + the lone-word query of the term (0: none), so a present term leads to it directly.
-  private readonly postings = new IntLists();
+  // query needs (or -1), checked before the query's record is read. The list's meta is the
+  // term's record (TERM above), so a present term leads to its lone-word query directly.
+  private readonly postings = new IntLists(TERM);
   private readonly always: number[] = [];
 
   private readonly terms = new Vocabulary(true);
@@ -240,6 +262,7 @@ export class MonitorIndex {
       const id = this.terms.intern(key);
       if (this.terms.references(id) > 1) return id;
       this.postings.ensure(this.terms.idLimit);
+      this.storeKey(id, key);
       if (key.charCodeAt(0) === 1 && key.charCodeAt(1) === 112)
         this.registerPrefix(key.slice(2), id);
       return id;
@@ -442,13 +465,13 @@ export class MonitorIndex {
       const term = this.interner.term(
         ast.type === 'prefix' ? prefixKey(ast.prefix) : ast.sequence.words[0]!,
       );
-      const existing = this.postings.extra(term) - 1;
+      const existing = this.postings.extra(term, T_SIMPLE - 3) - 1;
       if (existing >= 0) {
         this.releaseTerm(term);
         return existing;
       }
       const query = this.newQuery(F_SIMPLE, term);
-      this.postings.setExtra(term, query + 1);
+      this.postings.setExtra(term, query + 1, T_SIMPLE - 3);
       return query;
     }
 
@@ -528,7 +551,7 @@ export class MonitorIndex {
     const flags = records[base + R_FLAGS]!;
     const anchor = records[base + R_ANCHOR]!;
     if ((flags & F_SIMPLE) !== 0) {
-      this.postings.setExtra(anchor, 0);
+      this.postings.setExtra(anchor, 0, T_SIMPLE - 3);
       this.releaseTerm(anchor);
     } else {
       const code = this.code.data;
@@ -557,6 +580,50 @@ export class MonitorIndex {
     records.fill(0, base, base + REC);
     this.freeQueries.push(query);
     this.queryCount--;
+  }
+
+  /** Writes `key` into the term record of `id` when it is short plain ASCII (see TERM). */
+  private storeKey(id: number, key: string): void {
+    const meta = this.postings.meta;
+    const at = TERM * id + T_KEY;
+    meta.fill(0, at, at + 1 + KEY_CHARS / 4);
+    meta[at] = KEY_STRING;
+    if (key.length > KEY_CHARS) return;
+    for (let k = 0; k < key.length; k++) {
+      const code = key.charCodeAt(k);
+      if (code === 1 || code > 127) return;
+      meta[at + 1 + (k >> 2)]! |= code << (8 * (k & 3));
+    }
+    meta[at] = key.length;
+  }
+
+  /** The term id of the lower case of `text[start, end)` (ASCII letters and digits), or -1. */
+  private findAsciiTerm(text: string, start: number, end: number, hash: number): number {
+    const index = this.terms.table.index;
+    if (!index.mayContain(hash)) return -1;
+    const { buckets, mask } = index;
+    const meta = this.postings.meta;
+    const length = end - start;
+    for (let at = hash & mask; ; at = (at + 1) & mask) {
+      const id = buckets[2 * at]!;
+      if (id === EMPTY) return -1;
+      if (id < 0 || buckets[2 * at + 1] !== hash) continue;
+      const key = TERM * id + T_KEY;
+      const keyLength = meta[key]!;
+      if (keyLength === KEY_STRING) {
+        if (sameAsciiLowerCase(text, start, end, this.terms.keyOf(id)!)) return id;
+        continue;
+      }
+      if (keyLength !== length) continue;
+      let k = 0;
+      while (k < length) {
+        let code = text.charCodeAt(start + k);
+        if (code >= 65 && code <= 90) code += 32;
+        if (code !== ((meta[key + 1 + (k >> 2)]! >>> (8 * (k & 3))) & 255)) break;
+        k++;
+      }
+      if (k === length) return id;
+    }
   }
 
   private removePosting(term: number, entry: number): void {
@@ -611,7 +678,7 @@ export class MonitorIndex {
 
   private readonly visitor: WordVisitor = {
     asciiWord: (text, start, end, hash, prefixHash) => {
-      const term = this.terms.table.findAscii(text, start, end, hash);
+      const term = this.findAsciiTerm(text, start, end, hash);
       const position = this.pushPosition(term, this.currentField, start, end);
       if (term >= 0) this.addOccurrence(term, position);
       if (this.prefixCount > 0) this.matchPrefixes(text, start, end, prefixHash, position);
@@ -747,8 +814,8 @@ export class MonitorIndex {
     const postings = this.postings.data;
     for (let i = 0; i < this.presentCount; i++) {
       const term = this.present[i]!;
-      const at = LIST_META * term;
-      const simple = meta[at + 3]! - 1;
+      const at = TERM * term;
+      const simple = meta[at + T_SIMPLE]! - 1;
       if (simple >= 0) this.addCandidate(simple);
       const offset = meta[at]!;
       const end = offset + 2 * meta[at + 1]!;

@@ -8,7 +8,8 @@ import { hashWord } from './text.ts';
  * the buckets (see OpenHashIndex).
  */
 export class StringTable {
-  private readonly index: OpenHashIndex;
+  /** The buckets (and filter), for an owner that probes with its own equality. */
+  readonly index: OpenHashIndex;
   private readonly keys: (string | undefined)[] = [];
 
   constructor(filtered = false) {

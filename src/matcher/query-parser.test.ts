@@ -1,7 +1,13 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkQueryBreadth } from './query-check.ts';
 import { formatQuery } from './query-format.ts';
-import { parseQuery, QuerySyntaxError } from './query-parser.ts';
+import {
+  parseQuery,
+  parseQueryGeneral,
+  parseSimpleQuery,
+  QuerySyntaxError,
+} from './query-parser.ts';
 
 const canonical = (query: string) => formatQuery(parseQuery(query));
 
@@ -133,5 +139,108 @@ describe('checkQueryBreadth', () => {
     ['-(a b)', ['no-positive-term']],
   ])('%s', (query, codes) => {
     expect(checkQueryBreadth(parseQuery(query)).map((problem) => problem.code)).toEqual(codes);
+  });
+});
+
+describe('parseSimpleQuery (the fast path) builds what the general parser builds', () => {
+  const general = (query: string): unknown => {
+    try {
+      return parseQueryGeneral(query);
+    } catch (error) {
+      return error;
+    }
+  };
+
+  it.each([
+    'rust',
+    'Rust2024',
+    '"open source"',
+    '"  Open   Source "',
+    '"zentrix labs"',
+    'postgres OR mysql',
+    'a OR b OR c',
+    'rust -game',
+    '-hiring rust',
+    'rust -"open source"',
+    'pglite vector',
+    'a b OR c "d e" -f',
+    '"a"b',
+    'ORx orb',
+    'a OR"b c"',
+  ])('takes %j', (query) => {
+    const fast = parseSimpleQuery(query);
+    expect(fast).not.toBeNull();
+    expect(fast).toEqual(general(query));
+  });
+
+  it.each([
+    'node.js',
+    'rust*',
+    'title:rust',
+    'a AND b',
+    '(a OR b)',
+    'OR a',
+    'a OR',
+    'a OR OR b',
+    'rust - game',
+    '--rust',
+    '-OR a',
+    '""',
+    '"open',
+    'e-mail',
+    'café',
+    'a\tb',
+    '   ',
+    '',
+  ])('leaves %j to the general parser', (query) => {
+    expect(parseSimpleQuery(query)).toBeNull();
+  });
+
+  it('agrees on random queries over a tricky alphabet', () => {
+    const simple = fc.constantFrom('a', 'Rust', '0', 'OR', 'or', ' ', ' ', ' ', '"', '-');
+    const tricky = fc.constantFrom(
+      'AND',
+      '  ',
+      '(',
+      ')',
+      '*',
+      ':',
+      '.',
+      '\t',
+      '\u201c',
+      'é',
+      'title:',
+    );
+    const piece = fc.oneof({ weight: 12, arbitrary: simple }, { weight: 1, arbitrary: tricky });
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 14 }), (pieces) => {
+        const query = pieces.join('');
+        const fast = parseSimpleQuery(query);
+        if (fast !== null) expect(fast).toEqual(general(query));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('agrees on random queries made of words, phrases, exclusions and OR', () => {
+    const word = fc.constantFrom('rust', 'Go', 'c3po', 'OR', 'or', 'AND', 'ORx', 'x-y', 'é');
+    const token = fc.oneof(
+      { weight: 4, arbitrary: word },
+      {
+        weight: 2,
+        arbitrary: fc.array(word, { minLength: 0, maxLength: 3 }).map((w) => `"${w.join(' ')}"`),
+      },
+      { weight: 2, arbitrary: word.map((w) => `-${w}`) },
+      { weight: 3, arbitrary: fc.constant('OR') },
+    );
+    const separator = fc.constantFrom(' ', ' ', '  ', '');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(token, separator), { maxLength: 8 }), (parts) => {
+        const query = parts.map(([t, s]) => t + s).join('');
+        const fast = parseSimpleQuery(query);
+        if (fast !== null) expect(fast).toEqual(general(query));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });

@@ -49,7 +49,133 @@ function endsToken(char: string | undefined): boolean {
 
 /** Parses the query language of PRODUCT.md §3. Throws `QuerySyntaxError`. */
 export function parseQuery(input: string): QueryNode {
+  return parseSimpleQuery(input) ?? new Parser(input).parseQuery();
+}
+
+/** The general recursive-descent parser alone, without the fast path (for tests). */
+export function parseQueryGeneral(input: string): QueryNode {
   return new Parser(input).parseQuery();
+}
+
+// --- The fast path --------------------------------------------------------------------------
+// Most queries are a word, a quoted phrase, a few words, an OR of words or a word with an
+// exclusion, in plain ASCII letters and digits. `parseSimpleQuery` reads exactly those in one
+// pass, with no regular expression and no intermediate strings, and builds the tree the general
+// parser builds; anything else (other characters, brackets, AND, fields, a misplaced OR or minus,
+// any error) makes it return null, and the general parser decides. A property test checks that
+// it never disagrees.
+
+const SPACE = 32;
+const QUOTE = 34;
+const MINUS = 45;
+
+function isAlphanumeric(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57)
+  );
+}
+
+/** 1 when `OR`, 2 when `AND` stands at `at` as a keyword (followed by a space, a quote or the end). */
+function simpleKeyword(input: string, at: number): number {
+  const first = input.charCodeAt(at);
+  const size = first === 79 ? 2 : first === 65 ? 3 : 0;
+  if (size === 0 || !input.startsWith(size === 2 ? 'OR' : 'AND', at)) return 0;
+  const next = input.charCodeAt(at + size);
+  if (at + size < input.length && next !== SPACE && next !== QUOTE) {
+    return isAlphanumeric(next) ? 0 : -1;
+  }
+  return size === 2 ? 1 : 2;
+}
+
+/** The tree of a simple query (see above), or null when the general parser must decide. */
+export function parseSimpleQuery(input: string): QueryNode | null {
+  const length = input.length;
+  let pos = 0;
+  let children: QueryNode[] | null = null;
+  let only: QueryNode | null = null;
+
+  const primary = (): QueryNode | null => {
+    const start = pos;
+    const first = input.charCodeAt(pos);
+    if (first === QUOTE) {
+      const words: string[] = [];
+      let wordStart = -1;
+      let at = pos + 1;
+      for (; at < length; at++) {
+        const code = input.charCodeAt(at);
+        if (isAlphanumeric(code)) {
+          if (wordStart < 0) wordStart = at;
+        } else if (code === SPACE || code === QUOTE) {
+          if (wordStart >= 0) words.push(input.slice(wordStart, at).toLowerCase());
+          wordStart = -1;
+          if (code === QUOTE) break;
+        } else return null;
+      }
+      if (at >= length || words.length === 0) return null;
+      pos = at + 1;
+      return {
+        type: 'term',
+        quoted: true,
+        sequence: { words, gaps: null },
+        start,
+        end: pos,
+      };
+    }
+    if (!isAlphanumeric(first)) return null;
+    while (pos < length && isAlphanumeric(input.charCodeAt(pos))) pos++;
+    if (pos < length && input.charCodeAt(pos) !== SPACE && input.charCodeAt(pos) !== QUOTE) {
+      return null;
+    }
+    return {
+      type: 'term',
+      quoted: false,
+      sequence: { words: [input.slice(start, pos).toLowerCase()], gaps: null },
+      start,
+      end: pos,
+    };
+  };
+
+  const unary = (): QueryNode | null => {
+    if (input.charCodeAt(pos) !== MINUS) return primary();
+    const next = input.charCodeAt(pos + 1);
+    if (pos + 1 >= length || (next !== QUOTE && !isAlphanumeric(next))) return null;
+    pos++;
+    if (simpleKeyword(input, pos) !== 0) return null;
+    const child = primary();
+    return child === null ? null : { type: 'not', child };
+  };
+
+  for (;;) {
+    while (pos < length && input.charCodeAt(pos) === SPACE) pos++;
+    if (pos >= length) break;
+    if (simpleKeyword(input, pos) !== 0) return null;
+    const first = unary();
+    if (first === null) return null;
+    let branches: QueryNode[] | null = null;
+    for (;;) {
+      let at = pos;
+      while (at < length && input.charCodeAt(at) === SPACE) at++;
+      const keyword = simpleKeyword(input, at);
+      if (keyword < 0) return null;
+      if (keyword !== 1) break;
+      at += 2;
+      while (at < length && input.charCodeAt(at) === SPACE) at++;
+      if (at >= length || simpleKeyword(input, at) !== 0) return null;
+      pos = at;
+      const branch = unary();
+      if (branch === null) return null;
+      branches ??= [first];
+      branches.push(branch);
+    }
+    const node: QueryNode = branches === null ? first : { type: 'or', children: branches };
+    if (only === null) only = node;
+    else {
+      children ??= [only];
+      children.push(node);
+    }
+  }
+  if (only === null) return null;
+  return children === null ? only : { type: 'and', children };
 }
 
 class Parser {

@@ -11,8 +11,10 @@ const CANDIDATES = [
 export const INSTALL_HINT =
   'No Chromium found for the browser suite. Install it with "sudo apt-get install -y chromium" (Debian/Ubuntu) or set CHROMIUM_PATH.';
 
-export function findChromium(): string | null {
-  for (const candidate of CANDIDATES) if (candidate && existsSync(candidate)) return candidate;
+export function findChromium(
+  candidates: readonly (string | undefined)[] = CANDIDATES,
+): string | null {
+  for (const candidate of candidates) if (candidate && existsSync(candidate)) return candidate;
   return null;
 }
 
@@ -20,10 +22,13 @@ export function findChromium(): string | null {
  * Whether the browser suite can run. Without a browser it is skipped with a visible warning,
  * except under CI=true, where a missing browser is a failure.
  */
-export function browserAvailability(): { run: true; path: string } | { run: false } {
-  const path = findChromium();
+export function browserAvailability(
+  candidates: readonly (string | undefined)[] = CANDIDATES,
+  env: Record<string, string | undefined> = process.env,
+): { run: true; path: string } | { run: false } {
+  const path = findChromium(candidates);
   if (path) return { run: true, path };
-  if (process.env.CI === 'true' || process.env.CI === '1') {
+  if (env.CI === 'true' || env.CI === '1') {
     throw new Error(`${INSTALL_HINT} (CI=true: the browser suite may not be skipped).`);
   }
   console.warn(`\n⚠ SKIPPING THE BROWSER SUITE. ${INSTALL_HINT}\n`);

@@ -6,23 +6,24 @@
  * per size.
  */
 export class MemberLists {
-  readonly ids: string[] = [];
-  slots = new Int32Array(1024);
+  ids: string[];
+  slots: Int32Array;
+  private top = 0;
   private readonly free: number[][] = [];
+
+  /** `capacity`: the entries to make room for at once (a bulk load knows them). */
+  constructor(capacity = 1024) {
+    this.ids = new Array<string>(capacity).fill('');
+    this.slots = new Int32Array(capacity);
+  }
 
   /** Reserves a block of `capacity` entries (a power of two); returns its offset. */
   alloc(capacity: number): number {
     const free = this.free[31 - Math.clz32(capacity)];
     if (free !== undefined && free.length > 0) return free.pop()!;
-    const offset = this.ids.length;
-    for (let i = 0; i < capacity; i++) this.ids.push('');
-    if (this.ids.length > this.slots.length) {
-      let length = this.slots.length * 2;
-      while (length < this.ids.length) length *= 2;
-      const slots = new Int32Array(length);
-      slots.set(this.slots);
-      this.slots = slots;
-    }
+    const offset = this.top;
+    this.top += capacity;
+    if (this.top > this.ids.length) this.grow(this.top);
     return offset;
   }
 
@@ -32,6 +33,17 @@ export class MemberLists {
     const cls = 31 - Math.clz32(capacity);
     while (this.free.length <= cls) this.free.push([]);
     this.free[cls]!.push(offset);
+  }
+
+  private grow(needed: number): void {
+    let length = Math.max(1024, this.ids.length * 2);
+    while (length < needed) length *= 2;
+    const ids = new Array<string>(length).fill('');
+    for (let i = 0; i < this.ids.length; i++) ids[i] = this.ids[i]!;
+    this.ids = ids;
+    const slots = new Int32Array(length);
+    slots.set(this.slots);
+    this.slots = slots;
   }
 }
 

@@ -551,4 +551,54 @@ describe('MonitorIndex equals the reference scan', () => {
       { numRuns: 200 },
     );
   });
+
+  it('the same after a bulk load (addMany) and then random changes', () => {
+    const operation = fc.tuple(
+      fc.constantFrom('add', 'update', 'remove'),
+      fc.integer({ min: 0, max: 30 }),
+      query,
+    );
+    fc.assert(
+      fc.property(
+        fc.array(query, { maxLength: 30 }),
+        fc.array(operation, { maxLength: 20 }),
+        fc.array(item, { minLength: 1, maxLength: 5 }),
+        (initial, operations, items) => {
+          const index = createMonitorIndex();
+          const live = new Map<string, QueryNode>();
+          const sources = (n: number) => (n % 5 === 4 ? { sources: ['reddit' as const] } : {});
+          const entries = initial.map((q, n) => ({ id: `m${n}`, query: q, ...sources(n) }));
+          expect(index.addMany(entries)).toBe(entries.length);
+          for (const [n, q] of initial.entries()) live.set(`m${n}`, parseQuery(q));
+          for (const [op, n, q] of operations) {
+            const id = `m${n}`;
+            if (op === 'remove') {
+              expect(index.remove(id)).toBe(live.delete(id));
+            } else if (live.has(id)) {
+              index.update(id, q, sources(n));
+              live.set(id, parseQuery(q));
+            } else {
+              index.add(id, q, sources(n));
+              live.set(id, parseQuery(q));
+            }
+          }
+          for (const it of items) {
+            const got = index
+              .match(it)
+              .map((m) => m.monitorId)
+              .sort();
+            const expected = [...live]
+              .filter(([id, ast]) => {
+                const n = Number(id.slice(1));
+                return referenceMatches(ast, it) && (n % 5 !== 4 || it.source === 'reddit');
+              })
+              .map(([id]) => id)
+              .sort();
+            expect(got).toEqual(expected);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
 });

@@ -46,11 +46,31 @@ export class OpenHashIndex {
   }
 
   insert(id: number, hash: number): void {
-    if ((this.used + 1) * 4 > this.buckets.length) this.rehash(this.live);
+    this.prepareInsert();
     this.ensureIds(id + 1);
     this.hashes[id] = hash;
     this.present[id] = 1;
     this.place(id, hash);
+    this.live++;
+    if (this.filter !== null) this.addToFilter(hash);
+  }
+
+  /** Makes room for one more id; call before probing for the bucket to `insertAt`. */
+  prepareInsert(): void {
+    if ((this.used + 1) * 4 > this.buckets.length) this.rehash(this.live);
+  }
+
+  /**
+   * Puts `id` in bucket `at`, found by the owner's probe (an EMPTY or DELETED bucket of the
+   * probe path of `hash`, after `prepareInsert`): an insert with a single probe.
+   */
+  insertAt(at: number, id: number, hash: number): void {
+    this.ensureIds(id + 1);
+    this.hashes[id] = hash;
+    this.present[id] = 1;
+    if (this.buckets[2 * at] === EMPTY) this.used++;
+    this.buckets[2 * at] = id;
+    this.buckets[2 * at + 1] = hash;
     this.live++;
     if (this.filter !== null) this.addToFilter(hash);
   }

@@ -70,9 +70,7 @@ const QUOTE = 34;
 const MINUS = 45;
 
 function isAlphanumeric(code: number): boolean {
-  return (
-    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57)
-  );
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
 }
 
 /** 1 when `OR`, 2 when `AND` stands at `at` as a keyword (followed by a space, a quote or the end). */

@@ -27,6 +27,26 @@ export class StringTable {
     this.index.insert(id, hash);
   }
 
+  /** Inserts `key` under `id` unless it is there already (then returns false); one probe. */
+  insertNew(id: number, key: string, hash = hashWord(key)): boolean {
+    const index = this.index;
+    index.prepareInsert();
+    const { buckets, mask } = index;
+    let free = -1;
+    let at = hash & mask;
+    for (; ; at = (at + 1) & mask) {
+      const other = buckets[2 * at]!;
+      if (other === EMPTY) break;
+      if (other < 0) {
+        if (free < 0) free = at;
+      } else if (buckets[2 * at + 1] === hash && this.keys[other] === key) return false;
+    }
+    while (this.keys.length <= id) this.keys.push(undefined);
+    this.keys[id] = key;
+    index.insertAt(free >= 0 ? free : at, id, hash);
+    return true;
+  }
+
   remove(id: number): void {
     if (this.keys[id] === undefined) return;
     this.index.remove(id);

@@ -264,8 +264,12 @@ export class MonitorIndex {
   private readonly fieldTexts = ['', '', ''];
   private currentField = 0;
   private itemSource = 0;
-  private readonly ranges: number[] = [];
-  private readonly rangeLog: number[] = [];
+  // The hits of the query being reported: (field, start, end) triples.
+  private ranges = new Int32Array(96);
+  private rangeCount = 0;
+  // The hits of the highlights remembered for this item (see highlightsOf).
+  private rangeLog = new Int32Array(384);
+  private rangeLogCount = 0;
   private readonly memoStart = new Int32Array(MEMO);
   private readonly memoLength = new Int32Array(MEMO);
   private readonly memoHighlights: Highlight[][] = [];
@@ -410,29 +414,28 @@ export class MonitorIndex {
     this.collectCandidates();
     const records = this.records;
     const code = this.code.data;
-    const ranges = this.ranges;
     let matched = 0;
     let total = 0;
     for (let i = 0; i < this.candidateCount; i++) {
       const query = this.candidates[i]!;
       const base = REC * query;
       const flags = records[base + R_FLAGS]!;
-      ranges.length = 0;
+      this.rangeCount = 0;
       if ((flags & F_SIMPLE) !== 0) {
-        this.collectOccurrences(records[base + R_ANCHOR]!, ALL_FIELDS, ranges);
+        this.collectOccurrences(records[base + R_ANCHOR]!, ALL_FIELDS);
       } else if ((flags & F_INLINE) !== 0) {
         if (!this.evaluate(records, base + R_CODE)) continue;
-        this.collect(records, base + R_CODE, ranges);
+        this.collect(records, base + R_CODE);
       } else {
         const pc = records[base + R_PROGRAM]!;
         if (!this.evaluate(code, pc)) continue;
-        this.collect(code, pc, ranges);
+        this.collect(code, pc);
       }
       if (matched === this.matchedQueries.length) {
         this.matchedQueries = grownInt32(this.matchedQueries, matched + 1);
       }
       this.matchedQueries[matched] = query;
-      this.matchedHighlights[matched] = this.highlightsOf(ranges);
+      this.matchedHighlights[matched] = this.highlightsOf();
       matched++;
       total += records[base + R_COUNT]!;
     }
@@ -799,7 +802,7 @@ export class MonitorIndex {
     this.occCount = 0;
     this.presentCount = 0;
     this.memoCount = 0;
-    this.rangeLog.length = 0;
+    this.rangeLogCount = 0;
     this.pushPosition(SENTINEL, NO_FIELD, 0, 0);
     this.fieldTexts[0] = item.title ?? '';
     this.fieldTexts[1] = item.body ?? '';
@@ -985,7 +988,7 @@ export class MonitorIndex {
     const header = code[pc]!;
     switch (header & 15) {
       case OP_TERM:
-        return this.matchTerm(code, pc, null);
+        return this.matchTerm(code, pc, false);
       case OP_PREFIX:
         return this.hasOccurrence(code[pc + 1]!, (header >> 4) & 7);
       case OP_META:
@@ -1014,20 +1017,20 @@ export class MonitorIndex {
   }
 
   /** Pushes (field, start, end) of every hit of the positive terms below `pc`. */
-  private collect(code: Int32Array, pc: number, ranges: number[]): void {
+  private collect(code: Int32Array, pc: number): void {
     const header = code[pc]!;
     switch (header & 15) {
       case OP_TERM:
-        this.matchTerm(code, pc, ranges);
+        this.matchTerm(code, pc, true);
         return;
       case OP_PREFIX:
-        this.collectOccurrences(code[pc + 1]!, (header >> 4) & 7, ranges);
+        this.collectOccurrences(code[pc + 1]!, (header >> 4) & 7);
         return;
       case OP_AND:
       case OP_OR: {
         const end = pc + nodeSize(header);
         for (let child = pc + 1; child < end; child += nodeSize(code[child]!)) {
-          this.collect(code, child, ranges);
+          this.collect(code, child);
         }
         return;
       }
@@ -1046,16 +1049,16 @@ export class MonitorIndex {
     return false;
   }
 
-  private collectOccurrences(term: number, fields: number, ranges: number[]): void {
+  private collectOccurrences(term: number, fields: number): void {
     for (let o = this.headOf(term); o >= 0; o = this.occNext[o]!) {
       const p = this.occPos[o]!;
       const field = this.posField[p]!;
-      if (((1 << field) & fields) !== 0) ranges.push(field, this.posStart[p]!, this.posEnd[p]!);
+      if (((1 << field) & fields) !== 0) this.pushRange(field, this.posStart[p]!, this.posEnd[p]!);
     }
   }
 
-  /** Whether a word sequence occurs; with `ranges`, records every occurrence instead. */
-  private matchTerm(code: Int32Array, pc: number, ranges: number[] | null): boolean {
+  /** Whether a word sequence occurs; with `record`, records every occurrence instead. */
+  private matchTerm(code: Int32Array, pc: number, record: boolean): boolean {
     const header = code[pc]!;
     const fields = (header >> 4) & 7;
     const n = termWords(header);
@@ -1064,7 +1067,7 @@ export class MonitorIndex {
     if (head < 0) return false;
     for (let i = 1; i < n; i++) if (!this.isPresent(code[words + i]!)) return false;
     const rules = (header & HAS_GAPS) !== 0 ? words + n : -1;
-    if (n === 1 && rules < 0 && fields === ALL_FIELDS && ranges === null) return true;
+    if (n === 1 && rules < 0 && fields === ALL_FIELDS && !record) return true;
     let found = false;
     for (let o = head; o >= 0; o = this.occNext[o]!) {
       const p = this.occPos[o]!;
@@ -1074,12 +1077,12 @@ export class MonitorIndex {
       while (i < n && this.posTerm[p + i] === code[words + i]) i++;
       if (i < n) continue;
       if (rules >= 0 && !this.checkGaps(code, rules, p, n)) continue;
-      if (ranges === null) return true;
+      if (!record) return true;
       found = true;
       const text = this.fieldTexts[field]!;
       const lead = rules >= 0 ? this.gapLength(code[rules + 2]!) : 0;
       const trail = rules >= 0 ? this.gapLength(code[rules + 3 * n + 1]!) : 0;
-      ranges.push(
+      this.pushRange(
         field,
         Math.max(0, this.posStart[p]! - lead),
         Math.min(text.length, this.posEnd[p + n - 1]! + trail),
@@ -1127,38 +1130,51 @@ export class MonitorIndex {
     return true;
   }
 
+  private pushRange(field: number, start: number, end: number): void {
+    const at = this.rangeCount;
+    if (at + 3 > this.ranges.length) this.ranges = grownInt32(this.ranges, at + 3);
+    this.ranges[at] = field;
+    this.ranges[at + 1] = start;
+    this.ranges[at + 2] = end;
+    this.rangeCount = at + 3;
+  }
+
   /**
-   * The highlights of `ranges`; the same array as an earlier query of this item with the same
-   * ranges got (a popular word's `task`, `task -foo` and `task OR bar` usually have the same hits).
+   * The highlights of the ranges collected; the same array as an earlier query of this item with
+   * the same ranges got (a popular word's `task`, `task -foo` and `task OR bar` usually have the
+   * same hits).
    */
-  private highlightsOf(ranges: number[]): Highlight[] {
-    const log = this.rangeLog;
-    const length = ranges.length;
+  private highlightsOf(): Highlight[] {
+    const ranges = this.ranges;
+    const length = this.rangeCount;
     const known = Math.min(this.memoCount, MEMO);
     for (let k = 0; k < known; k++) {
       if (this.memoLength[k] !== length) continue;
       const start = this.memoStart[k]!;
       let i = 0;
-      while (i < length && log[start + i] === ranges[i]) i++;
+      while (i < length && this.rangeLog[start + i] === ranges[i]) i++;
       if (i === length) return this.memoHighlights[k]!;
     }
-    const highlights = toHighlights(ranges);
+    const highlights = toHighlights(ranges, length);
     const slot = this.memoCount++ % MEMO;
-    this.memoStart[slot] = log.length;
+    const at = this.rangeLogCount;
+    if (at + length > this.rangeLog.length) this.rangeLog = grownInt32(this.rangeLog, at + length);
+    for (let i = 0; i < length; i++) this.rangeLog[at + i] = ranges[i]!;
+    this.rangeLogCount = at + length;
+    this.memoStart[slot] = at;
     this.memoLength[slot] = length;
     this.memoHighlights[slot] = highlights;
-    for (let i = 0; i < length; i++) log.push(ranges[i]!);
     return highlights;
   }
 }
 
 // Occurrence lists run backwards (newest first), so ranges usually arrive in reverse order;
 // then one pass builds the merged highlights, and only a mixed order needs a sort.
-function toHighlights(ranges: number[]): Highlight[] {
-  const count = ranges.length / 3;
+function toHighlights(ranges: Int32Array, length: number): Highlight[] {
+  const count = length / 3;
   let ascending = true;
   let descending = true;
-  for (let i = 3; i < ranges.length; i += 3) {
+  for (let i = 3; i < length; i += 3) {
     const order = ranges[i]! - ranges[i - 3]! || ranges[i + 1]! - ranges[i - 2]!;
     if (order < 0) ascending = false;
     else if (order > 0) descending = false;

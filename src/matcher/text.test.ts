@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { listWords, normaliseGap, normaliseWordText } from './text.ts';
+import { hashWord, listWords, normaliseGap, normaliseWordText, scanWords } from './text.ts';
 
 const words = (text: string) => listWords(text).map((word) => word.text);
 
@@ -65,5 +66,62 @@ describe('normalisation', () => {
     expect(normaliseGap('\u2019')).toBe("'");
     expect(normaliseGap('\u2011')).toBe('-');
     expect(normaliseGap('\uff0e')).toBe('.');
+  });
+});
+
+describe('scanWords', () => {
+  // Runs of letters, digits and marks; an invisible character (soft hyphen, zero-width) inside
+  // a run does not end it; a run of marks alone folds to nothing and is no word.
+  const RUN = /[\p{L}\p{N}\p{M}][\p{L}\p{N}\p{M}\u00ad\u200b-\u200d\u2060\ufeff]*/gu;
+
+  it('finds the runs a regular expression finds, with the hashes of their ASCII words', () => {
+    const piece = fc.constantFrom(
+      'a',
+      'Zb',
+      '09',
+      ' ',
+      '. ',
+      '-',
+      'é',
+      '\u00ad',
+      '\u200b',
+      '𝐀',
+      '😀',
+      'ß',
+      '\u0301',
+      '’',
+      'x',
+      'yz',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 14 }),
+        fc.integer({ min: 0, max: 5 }),
+        (pieces, prefixLength) => {
+          const text = pieces.join('');
+          const seen: [number, number][] = [];
+          scanWords(
+            text,
+            {
+              asciiWord: (source, start, end, hash, prefixHash) => {
+                const word = source.slice(start, end).toLowerCase();
+                expect(hash).toBe(hashWord(word));
+                expect(prefixHash).toBe(hashWord(word.slice(0, prefixLength)));
+                seen.push([start, end]);
+              },
+              word: (_, start, end) => {
+                if (seen.at(-1)?.[0] !== start) seen.push([start, end]);
+              },
+            },
+            prefixLength,
+          );
+          const expected = [...text.matchAll(RUN)]
+            .filter((m) => normaliseWordText(m[0]) !== '')
+            .map((m): [number, number] => [m.index, m.index + m[0].length]);
+          expect(seen).toEqual(expected);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

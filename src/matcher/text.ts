@@ -134,42 +134,58 @@ export function hashWord(word: string): number {
  */
 export function scanWords(text: string, visitor: WordVisitor, prefixLength = 0): void {
   const length = text.length;
-  let start = -1;
-  let complex = false;
-  let hash = FNV_OFFSET;
-  let prefixHash = FNV_OFFSET | 0;
   let i = 0;
   while (i < length) {
-    const code = text.charCodeAt(i);
-    let width = 1;
-    let word: boolean;
+    let code = text.charCodeAt(i);
     if (code < 128) {
-      const folded = ASCII_FOLD[code]!;
-      word = folded !== 0;
-      if (word) {
-        hash = Math.imul(hash ^ folded, FNV_PRIME);
-        if (i - (start < 0 ? i : start) < prefixLength) prefixHash = hash;
+      if (ASCII_FOLD[code] === 0) {
+        i++;
+        continue;
       }
+    } else if (!isWordCodePoint(text, i)) {
+      i += code >= 0xd800 && code <= 0xdbff && i + 1 < length ? 2 : 1;
+      continue;
+    }
+    // A run starts at i. Its ASCII letters and digits are hashed as they come: first up to
+    // `prefixLength` of them, then the rest.
+    const start = i;
+    let hash = FNV_OFFSET | 0;
+    const prefixEnd = Math.min(length, start + prefixLength);
+    while (i < prefixEnd) {
+      code = text.charCodeAt(i);
+      const folded = code < 128 ? ASCII_FOLD[code]! : 0;
+      if (folded === 0) break;
+      hash = Math.imul(hash ^ folded, FNV_PRIME);
+      i++;
+    }
+    const prefixHash = hash;
+    if (i === prefixEnd) {
+      while (i < length) {
+        code = text.charCodeAt(i);
+        const folded = code < 128 ? ASCII_FOLD[code]! : 0;
+        if (folded === 0) break;
+        hash = Math.imul(hash ^ folded, FNV_PRIME);
+        i++;
+      }
+    }
+    // Stopped at the end, at ASCII punctuation or at a character above ASCII: the run goes on
+    // if that is a letter, digit or mark (or an invisible one inside a word), and is then
+    // normalised as a whole.
+    if (i < length && code >= 128 && (isWordCodePoint(text, i) || isIgnorable(code))) {
+      while (i < length) {
+        code = text.charCodeAt(i);
+        if (code < 128) {
+          if (ASCII_FOLD[code] === 0) break;
+          i++;
+        } else if (isWordCodePoint(text, i) || isIgnorable(code)) {
+          i += code >= 0xd800 && code <= 0xdbff && i + 1 < length ? 2 : 1;
+        } else break;
+      }
+      emitComplexRun(text, start, i, visitor);
     } else {
-      if (code >= 0xd800 && code <= 0xdbff && i + 1 < length) width = 2;
-      word = isWordCodePoint(text, i) || (start >= 0 && isIgnorable(code));
-      if (word) complex = true;
+      visitor.asciiWord(text, start, i, hash, prefixHash);
     }
-    if (word) {
-      if (start < 0) start = i;
-    } else if (start >= 0) {
-      if (complex) emitComplexRun(text, start, i, visitor);
-      else visitor.asciiWord(text, start, i, hash, prefixHash);
-      start = -1;
-      complex = false;
-      hash = FNV_OFFSET;
-      prefixHash = FNV_OFFSET | 0;
-    }
-    i += width;
   }
-  if (start < 0) return;
-  if (complex) emitComplexRun(text, start, length, visitor);
-  else visitor.asciiWord(text, start, length, hash, prefixHash);
 }
 
 /** Calls `sink` for every word of `text` with its normalised form. */

@@ -133,6 +133,16 @@ export interface Monitor {
   readonly query: string;
 }
 
+/**
+ * `text` as the pipeline gets it from PostgreSQL: the driver decodes every value from the bytes
+ * it received, so it is one flat string. Strings built here by concatenation would be V8 "cons"
+ * strings (ropes) that whoever reads them first has to flatten, copying every one, a cost a real
+ * load never pays (and which made up a third of the engine's build time at 1 M monitors).
+ */
+function fromStorage(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
+}
+
 function uuid(random: () => number): string {
   const hex = (n: number) =>
     Array.from({ length: n }, () => Math.floor(random() * 16).toString(16)).join('');
@@ -172,7 +182,7 @@ export function generateMonitors(
       const word = term();
       query = word.length >= 5 ? `${word.slice(0, 4)}*` : word;
     } else query = pick(PUNCTUATED);
-    monitors.push({ id: uuid(random), query });
+    monitors.push({ id: fromStorage(uuid(random)), query: fromStorage(query) });
   }
   return monitors;
 }

@@ -260,6 +260,7 @@ export class MonitorIndex {
   private candidates = new Int32Array(256);
   private candidateCount = 0;
   private matchedQueries = new Int32Array(256);
+  // Overwritten item after item, never emptied (emptying a JS array drops its storage).
   private readonly matchedHighlights: Highlight[][] = [];
   private readonly fieldTexts = ['', '', ''];
   private currentField = 0;
@@ -449,7 +450,6 @@ export class MonitorIndex {
       const end = offset + records[base + R_COUNT]!;
       for (let m = offset; m < end; m++) matches[at++] = { monitorId: ids[m]!, highlights };
     }
-    this.matchedHighlights.length = 0;
     return matches;
   }
 

@@ -18,13 +18,23 @@ export type LoadRequest = {
   total: number;
 };
 
-export type LoadResult = { latencies: number[]; seconds: number };
+/**
+ * `clientCpuMs`: CPU time of this thread (the simulated users) while the scenario ran;
+ * `threadCpuMs`: all of this thread's CPU time, its start-up included.
+ */
+export type LoadResult = {
+  latencies: number[];
+  seconds: number;
+  clientCpuMs: number;
+  threadCpuMs: number;
+};
 
 async function run(request: LoadRequest): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: request.concurrency });
   const latencies: number[] = [];
   let sent = 0;
   const started = performance.now();
+  const cpuBefore = process.threadCpuUsage();
   await Promise.all(
     Array.from({ length: request.concurrency }, async (_, worker) => {
       const credential = request.credentials[worker % request.credentials.length] ?? '';
@@ -46,7 +56,14 @@ async function run(request: LoadRequest): Promise<LoadResult> {
     }),
   );
   agent.destroy();
-  return { latencies, seconds: (performance.now() - started) / 1000 };
+  const cpu = process.threadCpuUsage(cpuBefore);
+  const thread = process.threadCpuUsage();
+  return {
+    latencies,
+    seconds: (performance.now() - started) / 1000,
+    clientCpuMs: (cpu.user + cpu.system) / 1000,
+    threadCpuMs: (thread.user + thread.system) / 1000,
+  };
 }
 
 function post(

@@ -114,7 +114,9 @@ async function main() {
       `×${(fcp / baseFcp).toFixed(2)}`,
     ];
     console.log(row.join(' | '));
-    console.log(`  raw FCP: ${list.map((s) => (Number.isFinite(s.fcp) ? s.fcp.toFixed(0) : 'no paint')).join(', ')}`);
+    console.log(
+      `  raw FCP: ${list.map((s) => (Number.isFinite(s.fcp) ? s.fcp.toFixed(0) : 'no paint')).join(', ')}`,
+    );
   }
 }
 

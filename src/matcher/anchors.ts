@@ -45,8 +45,15 @@ export function chooseAnchors(node: QueryNode, options: AnchorOptions = {}): Anc
         return null;
       }
       let best = words[0]!;
-      for (const word of words) if (wordCost(word) < wordCost(best)) best = word;
-      return { cost: wordCost(best), anchors: [{ kind: 'word', word: best }] };
+      let bestCost = wordCost(best);
+      for (let i = 1; i < words.length; i++) {
+        const cost = wordCost(words[i]!);
+        if (cost < bestCost) {
+          best = words[i]!;
+          bestCost = cost;
+        }
+      }
+      return { cost: bestCost, anchors: [{ kind: 'word', word: best }] };
     }
     case 'prefix':
       return { cost: prefixCost(node.prefix), anchors: [{ kind: 'prefix', prefix: node.prefix }] };
@@ -81,29 +88,54 @@ export function chooseAnchors(node: QueryNode, options: AnchorOptions = {}): Anc
   }
 }
 
-function anchorCost(anchor: Anchor): number {
-  if (anchor.kind === 'word') return wordCost(anchor.word);
-  if (anchor.kind === 'prefix') return prefixCost(anchor.prefix);
-  return META_COST;
+/** The cheapest required term of a query other than `anchor` (see `chooseGuard`). */
+interface GuardSearch {
+  readonly anchor: Anchor;
+  best: Anchor | null;
+  cost: number;
 }
 
-/** Terms every matching item holds (the words of the query's required phrases, and so on). */
-export function requiredAnchors(node: QueryNode): Anchor[] {
+// Walks the terms every matching item holds (the words of the query's required phrases, its
+// prefixes, community and author, in query order), keeping the first of the cheapest; an Anchor
+// object is made only for a new best, so a bulk load allocates next to nothing here.
+function searchGuard(node: QueryNode, search: GuardSearch): void {
+  const { anchor } = search;
   switch (node.type) {
     case 'term':
-      return node.sequence.words.map((word) => ({ kind: 'word', word }));
-    case 'prefix':
-      return [{ kind: 'prefix', prefix: node.prefix }];
+      for (const word of node.sequence.words) {
+        if (anchor.kind === 'word' && anchor.word === word) continue;
+        const cost = wordCost(word);
+        if (search.best === null || cost < search.cost) {
+          search.best = { kind: 'word', word };
+          search.cost = cost;
+        }
+      }
+      return;
+    case 'prefix': {
+      if (anchor.kind === 'prefix' && anchor.prefix === node.prefix) return;
+      const cost = prefixCost(node.prefix);
+      if (search.best === null || cost < search.cost) {
+        search.best = { kind: 'prefix', prefix: node.prefix };
+        search.cost = cost;
+      }
+      return;
+    }
     case 'community':
-      return [{ kind: 'community', name: node.name }];
     case 'author':
-      return [{ kind: 'author', name: node.name }];
+      if (anchor.kind === node.type && anchor.name === node.name) return;
+      if (search.best === null || META_COST < search.cost) {
+        search.best = { kind: node.type, name: node.name };
+        search.cost = META_COST;
+      }
+      return;
     case 'title':
-      return requiredAnchors(node.child);
+      searchGuard(node.child, search);
+      return;
     case 'and':
-      return node.children.flatMap(requiredAnchors);
+      for (const child of node.children) searchGuard(child, search);
+      return;
     default:
-      return [];
+      return;
   }
 }
 
@@ -112,25 +144,7 @@ export function requiredAnchors(node: QueryNode): Anchor[] {
  * cheapest (rarest-looking) required term other than the anchor, or null.
  */
 export function chooseGuard(node: QueryNode, anchor: Anchor): Anchor | null {
-  let best: Anchor | null = null;
-  for (const candidate of requiredAnchors(node)) {
-    if (sameAnchor(candidate, anchor)) continue;
-    if (best === null || anchorCost(candidate) < anchorCost(best)) best = candidate;
-  }
-  return best;
-}
-
-function sameAnchor(a: Anchor, b: Anchor): boolean {
-  return describeAnchor(a) === describeAnchor(b);
-}
-
-function describeAnchor(anchor: Anchor): string {
-  switch (anchor.kind) {
-    case 'word':
-      return `w${anchor.word}`;
-    case 'prefix':
-      return `p${anchor.prefix}`;
-    default:
-      return `${anchor.kind}${anchor.name}`;
-  }
+  const search: GuardSearch = { anchor, best: null, cost: 0 };
+  searchGuard(node, search);
+  return search.best;
 }

@@ -276,9 +276,17 @@ export class MonitorIndex {
   private readonly memoHighlights: Highlight[][] = [];
   private memoCount = 0;
 
+  // The keys the interner was given for the query being compiled, and their ids, so its
+  // anchors and guard are found again without hashing and probing the vocabulary twice.
+  private readonly internedKeys: string[] = [];
+  private readonly internedIds: number[] = [];
+  private internedCount = 0;
+
   private readonly interner: Interner = {
     term: (key) => {
       const id = this.terms.intern(key);
+      this.internedKeys[this.internedCount] = key;
+      this.internedIds[this.internedCount++] = id;
       if (this.terms.references(id) > 1) return id;
       this.postings.ensure(this.terms.idLimit);
       this.storeKey(id, key);
@@ -516,6 +524,7 @@ export class MonitorIndex {
   }
 
   private findOrCreateQuery(ast: QueryNode, sourceList: readonly Source[] | undefined): number {
+    this.internedCount = 0;
     const simple =
       sourceList === undefined &&
       (ast.type === 'prefix' ||
@@ -554,7 +563,7 @@ export class MonitorIndex {
     const anchorSet = chooseAnchors(ast);
     const anchors: number[] = [];
     for (const anchor of anchorSet?.anchors ?? []) {
-      const term = this.terms.find(anchorKey(anchor));
+      const term = this.termOf(anchor);
       if (!anchors.includes(term)) anchors.push(term);
     }
     const inline = program.length <= INLINE_INTS;
@@ -581,9 +590,18 @@ export class MonitorIndex {
     if (anchorSet === null) this.always.push(query);
     else if (anchors.length === 1) {
       const guard = chooseGuard(ast, anchorSet.anchors[0]!);
-      this.postings.push(anchor, query, guard === null ? -1 : this.terms.find(anchorKey(guard)));
+      this.postings.push(anchor, query, guard === null ? -1 : this.termOf(guard));
     } else for (const term of anchors) this.postings.push(term, ~query, -1);
     return query;
+  }
+
+  /** The term id of an anchor of the query just compiled (its program interned the key). */
+  private termOf(anchor: Anchor): number {
+    const key = anchorKey(anchor);
+    for (let i = 0; i < this.internedCount; i++) {
+      if (this.internedKeys[i] === key) return this.internedIds[i]!;
+    }
+    return this.terms.find(key);
   }
 
   /**

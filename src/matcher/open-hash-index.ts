@@ -39,9 +39,13 @@ export class OpenHashIndex {
     return (filter[(hash >>> 7) & this.filterMask]! & bits) === bits;
   }
 
-  /** Sizes the table for `count` more ids, so a bulk load does not rehash on the way. */
+  /**
+   * Sizes the table for `count` more ids, so a bulk load does not rehash on the way. It sizes for
+   * a load of at most 1/2 when they are in (not 1/4 as growing does): a million monitor ids take
+   * 16 MB of buckets, not 32, so a load's random probes miss the cache less often.
+   */
   reserve(count: number): void {
-    if ((this.used + count + 1) * 4 > this.buckets.length) this.rehash(this.live + count);
+    if ((this.used + count + 1) * 4 > this.buckets.length) this.rehash(this.live + count, 2);
     this.ensureIds(this.hashes.length + count);
   }
 
@@ -105,10 +109,11 @@ export class OpenHashIndex {
     this.buckets[2 * at + 1] = hash;
   }
 
-  // Sized from the live ids (load ≤ 1/4 after), so it also clears the DELETED markers.
-  private rehash(live: number): void {
+  // Sized from the live ids (load ≤ 1/4 after; ≤ 1/2 for `reserve`), so it also clears the DELETED
+  // markers.
+  private rehash(live: number, spread = 4): void {
     let capacity = 1024;
-    while (capacity < (live + 1) * 4) capacity *= 2;
+    while (capacity < (live + 1) * spread) capacity *= 2;
     this.buckets = new Int32Array(2 * capacity).fill(EMPTY);
     this.used = 0;
     for (let id = 0; id < this.present.length; id++) {

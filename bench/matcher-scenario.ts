@@ -131,6 +131,7 @@ if (engine === 'earshot') {
   monitors = null;
   extra = { buildMs, bytesPerMonitor: (heap() - before) / count };
   match = (item) => baseline.match(item).length;
+  match(items[0]!);
   print(measure());
 }
 
@@ -141,7 +142,7 @@ function measure() {
   do {
     for (const item of items) matches += match(item);
     passes++;
-  } while (performance.now() - start < Number(values.seconds) * 1000 && engine === 'earshot');
+  } while (performance.now() - start < Number(values.seconds) * 1000);
   const seconds = (performance.now() - start) / 1000;
   return {
     itemsMatched: passes * items.length,

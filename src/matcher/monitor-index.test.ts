@@ -225,6 +225,34 @@ describe('MonitorIndex lifecycle', () => {
     expect(index.match(post('rustacean open source c++'))).toEqual([]);
   });
 
+  it('finds prefixes of every length as shorter and longer ones come and go', () => {
+    const index = createMonitorIndex();
+    const ids = (text: string) =>
+      index
+        .match(post(text))
+        .map((m) => m.monitorId)
+        .sort();
+    index.add('long', 'rustace*');
+    expect(ids('Rustaceans')).toEqual(['long']);
+    index.add('short', 'ru*');
+    index.add('mid', 'rust*');
+    index.add('accent', 'café*');
+    expect(ids('Rustaceans')).toEqual(['long', 'mid', 'short']);
+    expect(ids('rug')).toEqual(['short']);
+    expect(ids('cafés rusty')).toEqual(['accent', 'mid', 'short']);
+    index.remove('short');
+    expect(ids('Rustaceans')).toEqual(['long', 'mid']);
+    expect(ids('rug')).toEqual([]);
+    index.remove('mid');
+    index.update('long', 'rus*');
+    expect(ids('Rustaceans cafétéria')).toEqual(['accent', 'long']);
+    index.add('one', 'r*');
+    expect(ids('R rug')).toEqual(['one']);
+    expect(ids('Rustaceans')).toEqual(['long', 'one']);
+    index.remove('one');
+    expect(ids('R rug')).toEqual([]);
+  });
+
   it('restricts a monitor to its sources', () => {
     const index = createMonitorIndex();
     index.add('a', 'rust', { sources: ['hackernews', 'lobsters'] });

@@ -27,7 +27,7 @@ import { EMPTY, OpenHashIndex } from './open-hash-index.ts';
 import type { QueryNode, Source } from './query-ast.ts';
 import { normaliseName, parseQuery } from './query-parser.ts';
 import { StringTable } from './string-table.ts';
-import { normaliseGap, scanWords, type WordVisitor } from './text.ts';
+import { AsciiWords, hashWord, normaliseGap, scanWords, type WordVisitor } from './text.ts';
 import { Vocabulary } from './vocabulary.ts';
 
 export type ItemField = 'title' | 'body' | 'url';
@@ -141,6 +141,24 @@ function nextHash(hash: number, code: number): number {
   return Math.imul(hash ^ (code >= 65 && code <= 90 ? code + 32 : code), 0x01000193);
 }
 
+/** The ASCII letters and digits as 0–35 (a letter of either case alike), the rest as 36. */
+const PAIRS = 37;
+const PAIR_OF = new Int32Array(128).fill(36);
+for (let c = 0; c < 10; c++) PAIR_OF[48 + c] = c;
+for (let c = 0; c < 26; c++) {
+  PAIR_OF[97 + c] = 10 + c;
+  PAIR_OF[65 + c] = 10 + c;
+}
+
+/** How an item's subreddit or author becomes a term key, and the hash of that key's prefix. */
+interface NameKey {
+  readonly key: (name: string) => string;
+  readonly seed: number;
+}
+const nameKey = (key: (name: string) => string): NameKey => ({ key, seed: hashWord(key('')) });
+const COMMUNITY_KEY = nameKey(communityKey);
+const AUTHOR_KEY = nameKey(authorKey);
+
 function hashInts(values: readonly number[]): number {
   let hash = 0x811c9dc5;
   for (const value of values) hash = Math.imul(hash ^ value, 0x01000193);
@@ -236,6 +254,14 @@ export class MonitorIndex {
 
   // Prefix terms by their prefix, probed with the running hash of each word's first letters.
   private readonly prefixes = new StringTable();
+  // The hashes of the prefix terms' first `shortestPrefix` characters, under the terms' ids: a
+  // word that starts otherwise (nearly every word) skips the prefix lookups (one filter probe).
+  private prefixHeads = new OpenHashIndex(true);
+  // How many prefix terms begin with each pair of ASCII letters or digits (PAIR_OF), and how many
+  // are a single character: an ASCII word whose first two are no prefix's skips even the hash.
+  private readonly prefixPairs = new Int32Array(PAIRS * PAIRS);
+  private onePrefixes = 0;
+  private readonly asciiWords = new AsciiWords();
   private prefixCount = 0;
   private shortestPrefix = 0;
   private longestPrefix = 0;
@@ -758,11 +784,13 @@ export class MonitorIndex {
     meta[at] = key.length;
   }
 
-  /** The term id of the lower case of `text[start, end)` (ASCII letters and digits), or -1. */
+  /**
+   * The term id of the lower case of `text[start, end)` (ASCII letters and digits), or -1. The
+   * caller probes the term filter first (`mayContain`), in its own loop, so the words no monitor
+   * uses (most) cost no call.
+   */
   private findAsciiTerm(text: string, start: number, end: number, hash: number): number {
-    const index = this.terms.table.index;
-    if (!index.mayContain(hash)) return -1;
-    const { buckets, mask } = index;
+    const { buckets, mask } = this.terms.table.index;
     const meta = this.postings.meta;
     const length = end - start;
     for (let at = hash & mask; ; at = (at + 1) & mask) {
@@ -793,16 +821,41 @@ export class MonitorIndex {
 
   private registerPrefix(prefix: string, id: number): void {
     this.prefixes.insert(id, prefix);
-    this.shortestPrefix =
+    this.countPrefixPair(prefix, 1);
+    const shortest =
       this.prefixCount === 0 ? prefix.length : Math.min(this.shortestPrefix, prefix.length);
     this.longestPrefix = Math.max(this.longestPrefix, prefix.length);
     this.prefixCount++;
+    if (shortest === this.shortestPrefix) {
+      this.prefixHeads.insert(id, hashWord(prefix.slice(0, shortest)));
+      return;
+    }
+    this.shortestPrefix = shortest;
+    this.prefixHeads = new OpenHashIndex(true);
+    this.prefixes.forEach((key, prefixId) => {
+      this.prefixHeads.insert(prefixId, hashWord(key.slice(0, shortest)));
+    });
   }
 
   // The shortest and longest bounds only widen; they stay correct, if loose, after removals.
   private unregisterPrefix(id: number): void {
+    this.countPrefixPair(this.prefixes.keyOf(id)!, -1);
     this.prefixes.remove(id);
+    this.prefixHeads.remove(id);
     this.prefixCount--;
+  }
+
+  private countPrefixPair(prefix: string, delta: number): void {
+    if (prefix.length < 2) {
+      this.onePrefixes += delta;
+      return;
+    }
+    const first = prefix.charCodeAt(0);
+    const second = prefix.charCodeAt(1);
+    // A prefix that does not begin with two ASCII letters or digits begins no ASCII word.
+    if (first < 128 && second < 128 && PAIR_OF[first]! < 36 && PAIR_OF[second]! < 36) {
+      this.prefixPairs[PAIR_OF[first]! * PAIRS + PAIR_OF[second]!]! += delta;
+    }
   }
 
   // --- matching -------------------------------------------------------------------------
@@ -829,20 +882,80 @@ export class MonitorIndex {
       const text = this.fieldTexts[field]!;
       if (text.length === 0) continue;
       this.currentField = field;
-      scanWords(text, this.visitor, this.shortestPrefix);
+      this.scanField(text, field);
       this.pushPosition(SENTINEL, NO_FIELD, 0, 0);
     }
     this.itemSource = SOURCE_BITS[item.source as Source] ?? 0;
-    if (item.community) this.markMeta(communityKey(normaliseName(item.community)));
-    if (item.author) this.markMeta(authorKey(normaliseName(item.author)));
+    if (item.community) this.markName(COMMUNITY_KEY, item.community);
+    if (item.author) this.markName(AUTHOR_KEY, item.author);
+  }
+
+  /**
+   * Records the words of one field: stretches of plain ASCII through `AsciiWords` and the words
+   * around a character above ASCII through `scanWords` (the visitor below), in text order.
+   */
+  private scanField(text: string, field: number): void {
+    const length = text.length;
+    let from = 0;
+    while (from < length) {
+      const words = this.asciiWords.scan(text, from);
+      if (words > 0) this.recordAsciiWords(text, field, words);
+      from = this.asciiWords.stop;
+      if (from < length) from = scanWords(text, this.visitor, this.shortestPrefix, from, true);
+    }
+  }
+
+  /** The positions of the words `asciiWords` just found, as the visitor's `asciiWord` records one. */
+  private recordAsciiWords(text: string, field: number, words: number): void {
+    const { bounds, hashes } = this.asciiWords;
+    let position = this.posCount;
+    this.reservePositions(words);
+    const { posTerm, posStart, posEnd } = this;
+    this.posField.fill(field, position, position + words);
+    const prefixLength = this.prefixCount > 0 ? this.shortestPrefix : -1;
+    const pairGate = this.onePrefixes === 0;
+    const pairs = this.prefixPairs;
+    const termIndex = this.terms.table.index;
+    for (let k = 0; k < words; k++, position++) {
+      const start = bounds[2 * k]!;
+      const end = bounds[2 * k + 1]!;
+      const hash = hashes[k]!;
+      const term = termIndex.mayContain(hash) ? this.findAsciiTerm(text, start, end, hash) : -1;
+      posTerm[position] = term;
+      posStart[position] = start;
+      posEnd[position] = end;
+      if (term >= 0) this.addOccurrence(term, position);
+      if (prefixLength < 0) continue;
+      if (pairGate) {
+        // A word of one letter pairs it with itself (at worst a wasted probe); arithmetic, not
+        // Math.min or a test, picks its second character: 4 ns a word instead of 8.
+        const second = text.charCodeAt(start + 1 - ((end - start - 2) >>> 31));
+        if (pairs[PAIR_OF[text.charCodeAt(start)]! * PAIRS + PAIR_OF[second]!] === 0) continue;
+      }
+      let prefixHash = hash;
+      if (end - start > prefixLength) {
+        prefixHash = FNV_OFFSET;
+        for (let j = 0; j < prefixLength; j++) {
+          prefixHash = nextHash(prefixHash, text.charCodeAt(start + j));
+        }
+      }
+      if (this.prefixHeads.mayContain(prefixHash)) {
+        this.matchPrefixes(text, start, end, prefixHash, position);
+      }
+    }
+    this.posCount = position;
   }
 
   private readonly visitor: WordVisitor = {
     asciiWord: (text, start, end, hash, prefixHash) => {
-      const term = this.findAsciiTerm(text, start, end, hash);
+      const term = this.terms.table.index.mayContain(hash)
+        ? this.findAsciiTerm(text, start, end, hash)
+        : -1;
       const position = this.pushPosition(term, this.currentField, start, end);
       if (term >= 0) this.addOccurrence(term, position);
-      if (this.prefixCount > 0) this.matchPrefixes(text, start, end, prefixHash, position);
+      if (this.prefixCount > 0 && this.prefixHeads.mayContain(prefixHash)) {
+        this.matchPrefixes(text, start, end, prefixHash, position);
+      }
     },
     word: (word, start, end) => {
       const term = this.terms.find(word);
@@ -853,19 +966,25 @@ export class MonitorIndex {
         for (let k = 0; k < this.shortestPrefix && k < word.length; k++) {
           hash = nextHash(hash, word.charCodeAt(k));
         }
-        this.matchPrefixes(word, 0, word.length, hash, position);
+        if (this.prefixHeads.mayContain(hash))
+          this.matchPrefixes(word, 0, word.length, hash, position);
       }
     },
   };
 
+  /** Room in the position table for `count` positions from `posCount` on. */
+  private reservePositions(count: number): void {
+    const needed = this.posCount + count;
+    if (needed <= this.posTerm.length) return;
+    this.posTerm = grownInt32(this.posTerm, needed);
+    this.posField = grownUint8(this.posField, needed);
+    this.posStart = grownInt32(this.posStart, needed);
+    this.posEnd = grownInt32(this.posEnd, needed);
+  }
+
   private pushPosition(term: number, field: number, start: number, end: number): number {
+    this.reservePositions(1);
     const position = this.posCount++;
-    if (position === this.posTerm.length) {
-      this.posTerm = grownInt32(this.posTerm, position + 1);
-      this.posField = grownUint8(this.posField, position + 1);
-      this.posStart = grownInt32(this.posStart, position + 1);
-      this.posEnd = grownInt32(this.posEnd, position + 1);
-    }
     this.posTerm[position] = term;
     this.posField[position] = field;
     this.posStart[position] = start;
@@ -942,7 +1061,25 @@ export class MonitorIndex {
     this.presentHeads[slot] = occurrence;
   }
 
-  private markMeta(key: string): void {
+  /**
+   * Marks the term of `communityKey` / `authorKey` of `name` (normalised) when a monitor uses it.
+   * A printable ASCII name is hashed as that key without building it, so the names no filter
+   * names (nearly all) cost a filter probe and no allocation.
+   */
+  private markName(nameKey: NameKey, name: string): void {
+    let hash = nameKey.seed;
+    for (let i = 0; i < name.length; i++) {
+      const code = name.charCodeAt(i);
+      if (code < 0x20 || code > 0x7e) {
+        this.markKey(nameKey.key(normaliseName(name)));
+        return;
+      }
+      hash = nextHash(hash, code);
+    }
+    if (this.terms.table.index.mayContain(hash)) this.markKey(nameKey.key(name.toLowerCase()));
+  }
+
+  private markKey(key: string): void {
     const term = this.terms.find(key);
     if (term >= 0) this.markPresent(term);
   }

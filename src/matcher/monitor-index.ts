@@ -263,7 +263,7 @@ export class MonitorIndex {
   // many prefix terms each open triple has (few entries, touched only by changes). A word whose
   // first three open no gate skips even the hash (9.4% of the recorded words passed a gate of two
   // letters at 10 k monitors, 0.8% pass this one). Prefixes of one character keep it open.
-  private readonly tripleGate = new Uint8Array(TRIPLES);
+  private readonly tripleGate = new Int32Array((TRIPLES + 31) >>> 5);
   private readonly tripleCounts = new Map<number, number>();
   private onePrefixes = 0;
   // How many terms are a community's or an author's: an item's names are read (cold memory, 5%
@@ -892,7 +892,8 @@ export class MonitorIndex {
     const count = (this.tripleCounts.get(triple) ?? 0) + delta;
     if (count > 0) this.tripleCounts.set(triple, count);
     else this.tripleCounts.delete(triple);
-    this.tripleGate[triple] = count > 0 ? 1 : 0;
+    if (count > 0) this.tripleGate[triple >>> 5]! |= 1 << (triple & 31);
+    else this.tripleGate[triple >>> 5]! &= ~(1 << (triple & 31));
   }
 
   // --- matching -------------------------------------------------------------------------
@@ -972,7 +973,7 @@ export class MonitorIndex {
         const triple =
           (PAIR_OF[text.charCodeAt(start)]! * PAIRS + PAIR_OF[text.charCodeAt(second)]!) * PAIRS +
           PAIR_OF[text.charCodeAt(third)]!;
-        if (gate[triple] === 0) continue;
+        if ((gate[triple >>> 5]! & (1 << (triple & 31))) === 0) continue;
       }
       const prefixHash = end - start > prefixLength ? this.headHash(text, start, end) : hash;
       if (this.prefixHeads.mayContain(prefixHash)) {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AsciiWords,
   hashWord,
+  isSeparatorAboveAscii,
   listWords,
   normaliseGap,
   normaliseWordText,
@@ -96,6 +97,11 @@ describe('scanWords', () => {
     'ß',
     '\u0301',
     '’',
+    '“',
+    '\u2014',
+    '\u00a0',
+    '\u200d',
+    '\u2060',
     'x',
     'yz',
   );
@@ -132,6 +138,20 @@ describe('scanWords', () => {
       { numRuns: 2000 },
     );
   });
+  it('lets AsciiWords read past only characters that scanWords finds in no word', () => {
+    const separators: string[] = [];
+    for (let code = 0x80; code <= 0xffff; code++) {
+      if (!isSeparatorAboveAscii(code)) continue;
+      const char = String.fromCharCode(code);
+      separators.push(char);
+      expect(/[\p{L}\p{N}\p{M}\u00ad\u200b-\u200d\u2060\ufeff]/u.test(char)).toBe(false);
+      expect(listWords(`rust${char}lang`).map((word) => word.text)).toEqual(['rust', 'lang']);
+    }
+    expect(separators).toContain('\u2019');
+    expect(separators).toContain('\u00a0');
+    expect(separators).not.toContain('\u200b');
+  });
+
   it('gives the same words when AsciiWords takes the stretches of plain ASCII', () => {
     // The way the matcher reads a field: AsciiWords up to a character above ASCII, scanWords
     // from there to the next ASCII character, and so on.

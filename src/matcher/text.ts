@@ -206,6 +206,17 @@ export function scanWords(
  * (about 33 of them in an item of 180 characters), cost nothing extra. About 1.5× the speed of
  * `scanWords` on the recorded items; the matcher uses it and `scanWords` for what it leaves.
  */
+/**
+ * No-break space and the general punctuation block (U+2000–U+205E: spaces, dashes, curly quotes,
+ * ellipsis, bidirectional marks) but for the zero-width characters that do not split a word
+ * (U+200B–U+200D, see IGNORABLE): neither letters, digits nor marks, so they end a word as ASCII
+ * punctuation does (`scanWords` reads them so too; the gap between two words keeps them as they
+ * are, for `normaliseGap`).
+ */
+export function isSeparatorAboveAscii(code: number): boolean {
+  return code === 0xa0 || (code >= 0x2000 && code <= 0x205e && (code < 0x200b || code > 0x200d));
+}
+
 export class AsciiWords {
   /** Word k is `[bounds[2k], bounds[2k + 1])` of the text. */
   bounds = new Int32Array(1024);
@@ -216,8 +227,9 @@ export class AsciiWords {
 
   /**
    * Finds the words of `text` from `from` (which must not be inside a word) up to its end or to
-   * the first character above ASCII, leaving out a word that runs into that character (it may go
-   * on with letters `scanWords` must normalise). Returns the number of words found.
+   * the first character above ASCII but for the separators of `isSeparatorAboveAscii`, leaving
+   * out a word that runs into that character (it may go on with letters `scanWords` must
+   * normalise). Returns the number of words found.
    */
   scan(text: string, from: number): number {
     const length = text.length;
@@ -233,56 +245,63 @@ export class AsciiWords {
     let inWord = 0;
     let hash = FNV_OFFSET;
     let i = from;
-    // Four characters a step while all four are ASCII, so the loop's own overhead is paid once
-    // for four (the tokenizer alone 1.1-1.3x, the matcher 1.03-1.06x on the recorded items); the
-    // same stores in the same order as the one-character loop below, which takes the rest.
-    for (const last = length - 3; i < last; i += 4) {
-      const c0 = text.charCodeAt(i);
-      const c1 = text.charCodeAt(i + 1);
-      const c2 = text.charCodeAt(i + 2);
-      const c3 = text.charCodeAt(i + 3);
-      if ((c0 | c1 | c2 | c3) >= 128) break;
-      const f0 = ASCII_FOLD[c0]!;
-      const f1 = ASCII_FOLD[c1]!;
-      const f2 = ASCII_FOLD[c2]!;
-      const f3 = ASCII_FOLD[c3]!;
-      const w0 = (f0 + 127) >> 7;
-      const w1 = (f1 + 127) >> 7;
-      const w2 = (f2 + 127) >> 7;
-      const w3 = (f3 + 127) >> 7;
-      bounds[count] = i;
-      count += w0 ^ inWord;
-      let mask = -w0;
-      hash = (Math.imul(hash ^ f0, FNV_PRIME) & mask) | (FNV_OFFSET & ~mask);
-      hashes[count >> 1] = hash;
-      bounds[count] = i + 1;
-      count += w1 ^ w0;
-      mask = -w1;
-      hash = (Math.imul(hash ^ f1, FNV_PRIME) & mask) | (FNV_OFFSET & ~mask);
-      hashes[count >> 1] = hash;
-      bounds[count] = i + 2;
-      count += w2 ^ w1;
-      mask = -w2;
-      hash = (Math.imul(hash ^ f2, FNV_PRIME) & mask) | (FNV_OFFSET & ~mask);
-      hashes[count >> 1] = hash;
-      bounds[count] = i + 3;
-      count += w3 ^ w2;
-      mask = -w3;
-      hash = (Math.imul(hash ^ f3, FNV_PRIME) & mask) | (FNV_OFFSET & ~mask);
-      hashes[count >> 1] = hash;
-      inWord = w3;
-    }
-    for (; i < length; i++) {
-      const code = text.charCodeAt(i);
-      if (code >= 128) break;
-      const folded = ASCII_FOLD[code]!;
-      const isWord = (folded + 127) >> 7;
-      bounds[count] = i;
-      count += isWord ^ inWord;
-      const mask = -isWord;
-      hash = (Math.imul(hash ^ folded, FNV_PRIME) & mask) | (FNV_OFFSET & ~mask);
-      hashes[count >> 1] = hash;
-      inWord = isWord;
+    for (;;) {
+      // Four characters a step while all four are ASCII, so the loop's own overhead is paid once
+      // for four (the tokenizer alone 1.1-1.3x, the matcher 1.03-1.06x on the recorded items);
+      // the same stores in the same order as the one-character loop below.
+      for (const last = length - 3; i < last; i += 4) {
+        const c0 = text.charCodeAt(i);
+        const c1 = text.charCodeAt(i + 1);
+        const c2 = text.charCodeAt(i + 2);
+        const c3 = text.charCodeAt(i + 3);
+        if ((c0 | c1 | c2 | c3) >= 128) break;
+        const f0 = ASCII_FOLD[c0]!;
+        const f1 = ASCII_FOLD[c1]!;
+        const f2 = ASCII_FOLD[c2]!;
+        const f3 = ASCII_FOLD[c3]!;
+        const w0 = (f0 + 127) >> 7;
+        const w1 = (f1 + 127) >> 7;
+        const w2 = (f2 + 127) >> 7;
+        const w3 = (f3 + 127) >> 7;
+        bounds[count] = i;
+        count += w0 ^ inWord;
+        let mask = -w0;
+        hash = (Math.imul(hash ^ f0, FNV_PRIME) & mask) | (FNV_OFFSET & ~mask);
+        hashes[count >> 1] = hash;
+        bounds[count] = i + 1;
+        count += w1 ^ w0;
+        mask = -w1;
+        hash = (Math.imul(hash ^ f1, FNV_PRIME) & mask) | (FNV_OFFSET & ~mask);
+        hashes[count >> 1] = hash;
+        bounds[count] = i + 2;
+        count += w2 ^ w1;
+        mask = -w2;
+        hash = (Math.imul(hash ^ f2, FNV_PRIME) & mask) | (FNV_OFFSET & ~mask);
+        hashes[count >> 1] = hash;
+        bounds[count] = i + 3;
+        count += w3 ^ w2;
+        mask = -w3;
+        hash = (Math.imul(hash ^ f3, FNV_PRIME) & mask) | (FNV_OFFSET & ~mask);
+        hashes[count >> 1] = hash;
+        inWord = w3;
+      }
+      // One character at a time: the last three, or the four that held one above ASCII. Curly
+      // quotes, dashes and other general punctuation (nearly all the characters above ASCII in
+      // English text) separate words here as ASCII punctuation does; any other stops the scan.
+      const stop = Math.min(length, i + 4);
+      for (; i < stop; i++) {
+        const code = text.charCodeAt(i);
+        if (code >= 128 && !isSeparatorAboveAscii(code)) break;
+        const folded = code < 128 ? ASCII_FOLD[code]! : 0;
+        const isWord = (folded + 127) >> 7;
+        bounds[count] = i;
+        count += isWord ^ inWord;
+        const mask = -isWord;
+        hash = (Math.imul(hash ^ folded, FNV_PRIME) & mask) | (FNV_OFFSET & ~mask);
+        hashes[count >> 1] = hash;
+        inWord = isWord;
+      }
+      if (i < stop || i >= length) break;
     }
     if (i < length && inWord === 1) {
       count--;

@@ -141,15 +141,16 @@ function nextHash(hash: number, code: number): number {
   return Math.imul(hash ^ (code >= 65 && code <= 90 ? code + 32 : code), 0x01000193);
 }
 
-/** The ASCII letters and digits as 0–35 (a letter of either case alike), the rest as 36. */
-const PAIRS = 37;
-const TRIPLES = PAIRS * PAIRS * PAIRS;
-const PAIR_OF = new Int32Array(128).fill(36);
-for (let c = 0; c < 10; c++) PAIR_OF[48 + c] = c;
-for (let c = 0; c < 26; c++) {
-  PAIR_OF[97 + c] = 10 + c;
-  PAIR_OF[65 + c] = 10 + c;
-}
+/**
+ * The prefix gate's key of a word that starts with the ASCII letters or digits a, b, c: their
+ * low five bits each (a letter of either case alike; digits share keys with letters, which only
+ * wastes a probe), so 15 bits.
+ */
+const GATE_KEYS = 1 << 15;
+const gateKey = (a: number, b: number, c: number): number =>
+  ((a & 31) << 10) | ((b & 31) << 5) | (c & 31);
+const isAsciiWordCode = (code: number): boolean =>
+  (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
 
 /** How an item's subreddit or author becomes a term key, and the hash of that key's prefix. */
 interface NameKey {
@@ -258,12 +259,12 @@ export class MonitorIndex {
   // The hashes of the prefix terms' first `shortestPrefix` characters, under the terms' ids: a
   // word that starts otherwise (nearly every word) skips the prefix lookups (one filter probe).
   private prefixHeads = new OpenHashIndex(true);
-  // Whether a prefix term may begin an ASCII word that begins with these three letters or digits
-  // (PAIR_OF; a word of one or two repeats its last letter), read for every word: 50 KB, and how
-  // many prefix terms each open triple has (few entries, touched only by changes). A word whose
-  // first three open no gate skips even the hash (9.4% of the recorded words passed a gate of two
-  // letters at 10 k monitors, 0.8% pass this one). Prefixes of one character keep it open.
-  private readonly tripleGate = new Int32Array((TRIPLES + 31) >>> 5);
+  // Whether a prefix term may begin an ASCII word by the `gateKey` of its first three letters or
+  // digits (a word of one or two repeats its last), one bit a key, read for every word (4 KB),
+  // and how many prefix terms each open key has (few, touched only by changes). A word whose key
+  // is closed skips even the hash (9.4% of the recorded words passed a gate of two letters at
+  // 10 k monitors, 0.8% pass this one). Prefixes of one character keep it open.
+  private readonly tripleGate = new Int32Array(GATE_KEYS >>> 5);
   private readonly tripleCounts = new Map<number, number>();
   private onePrefixes = 0;
   // How many terms are a community's or an author's: an item's names are read (cold memory, 5%
@@ -877,15 +878,15 @@ export class MonitorIndex {
     // A prefix that does not begin with ASCII letters or digits begins no ASCII word.
     const first = prefix.charCodeAt(0);
     const second = prefix.charCodeAt(1);
-    if (first >= 128 || second >= 128 || PAIR_OF[first]! > 35 || PAIR_OF[second]! > 35) return;
-    const pair = (PAIR_OF[first]! * PAIRS + PAIR_OF[second]!) * PAIRS;
+    if (!isAsciiWordCode(first) || !isAsciiWordCode(second)) return;
     if (prefix.length === 2) {
       // Any third character, or none (a word of two letters repeats its second).
-      for (let third = 0; third < PAIRS; third++) this.countTriple(pair + third, delta);
+      for (let third = 0; third < 32; third++)
+        this.countTriple(gateKey(first, second, third), delta);
       return;
     }
     const third = prefix.charCodeAt(2);
-    if (third < 128 && PAIR_OF[third]! < 36) this.countTriple(pair + PAIR_OF[third]!, delta);
+    if (isAsciiWordCode(third)) this.countTriple(gateKey(first, second, third), delta);
   }
 
   private countTriple(triple: number, delta: number): void {
@@ -970,9 +971,11 @@ export class MonitorIndex {
         const short = (end - start - 2) >>> 31;
         const second = start + 1 - short;
         const third = start + 2 - short - ((end - start - 3) >>> 31);
-        const triple =
-          (PAIR_OF[text.charCodeAt(start)]! * PAIRS + PAIR_OF[text.charCodeAt(second)]!) * PAIRS +
-          PAIR_OF[text.charCodeAt(third)]!;
+        const triple = gateKey(
+          text.charCodeAt(start),
+          text.charCodeAt(second),
+          text.charCodeAt(third),
+        );
         if ((gate[triple >>> 5]! & (1 << (triple & 31))) === 0) continue;
       }
       const prefixHash = end - start > prefixLength ? this.headHash(text, start, end) : hash;

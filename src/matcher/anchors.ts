@@ -31,7 +31,10 @@ export function prefixCost(prefix: string): number {
   return wordCost(prefix) + 8;
 }
 
-const META_COST = 16;
+// Above every word and every prefix of three letters or more: a community or an author anchors or
+// guards a query only when it has no such term (`r/rust`, `subreddit:rust -meta`), so the matcher
+// reads an item's names only for the candidates that ask (see MonitorIndex.markNames).
+const META_COST = 30;
 
 /**
  * Chooses the anchors of a query: for AND the cheapest child, for OR the union of every branch.
@@ -95,8 +98,9 @@ interface GuardSearch {
   cost: number;
 }
 
-// Walks the terms every matching item holds (the words of the query's required phrases, its
-// prefixes, community and author, in query order), keeping the first of the cheapest; an Anchor
+// Walks the terms every matching item holds (the words of the query's required phrases and its
+// prefixes, in query order), keeping the first of the cheapest; never a community or an author,
+// which the matcher marks only when verification asks (MonitorIndex.markNames). An Anchor
 // object is made only for a new best, so a bulk load allocates next to nothing here.
 function searchGuard(node: QueryNode, search: GuardSearch): void {
   const { anchor } = search;
@@ -120,14 +124,6 @@ function searchGuard(node: QueryNode, search: GuardSearch): void {
       }
       return;
     }
-    case 'community':
-    case 'author':
-      if (anchor.kind === node.type && anchor.name === node.name) return;
-      if (search.best === null || META_COST < search.cost) {
-        search.best = { kind: node.type, name: node.name };
-        search.cost = META_COST;
-      }
-      return;
     case 'title':
       searchGuard(node.child, search);
       return;

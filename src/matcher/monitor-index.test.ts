@@ -288,6 +288,30 @@ describe('MonitorIndex lifecycle', () => {
     expect(ids()).toEqual(['bob', 'plain', 'r']);
   });
 
+  it('finds monitors through names as long as any is left, and names only checked on demand', () => {
+    const index = createMonitorIndex();
+    const item = post('Async closures', '', { author: 'Ann', community: 'Rust' });
+    const ids = () =>
+      index
+        .match(item)
+        .map((m) => m.monitorId)
+        .sort();
+    index.add('community', 'r/rust');
+    index.add('author', 'author:ann');
+    index.add('both', 'r/rust OR author:bob');
+    index.add('word', 'async r/rust');
+    index.add('not', 'closures -author:ann');
+    expect(ids()).toEqual(['author', 'both', 'community', 'word']);
+    index.remove('community');
+    index.remove('both');
+    expect(ids()).toEqual(['author', 'word']);
+    index.remove('author');
+    expect(ids()).toEqual(['word']);
+    index.update('word', 'async -r/rust');
+    index.update('not', 'closures author:ann');
+    expect(ids()).toEqual(['not']);
+  });
+
   it('restricts a monitor to its sources', () => {
     const index = createMonitorIndex();
     index.add('a', 'rust', { sources: ['hackernews', 'lobsters'] });

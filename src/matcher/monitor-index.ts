@@ -271,6 +271,12 @@ export class MonitorIndex {
   // of an item's time) only when some monitor filters on that kind of name.
   private communityTerms = 0;
   private authorTerms = 0;
+  // How many posting entries lead from a community or author term or are guarded by one: while
+  // there are any, an item's names are marked before its candidates are collected; otherwise
+  // only when a candidate's program first asks for one (OP_META), and for most items never.
+  private namePostings = 0;
+  private namesMarked = false;
+  private item: MatchableItem | null = null;
   private readonly asciiWords = new AsciiWords();
   private prefixCount = 0;
   private shortestPrefix = 0;
@@ -641,8 +647,15 @@ export class MonitorIndex {
     if (anchorSet === null) this.always.push(query);
     else if (anchors.length === 1) {
       const guard = chooseGuard(ast, anchorSet.anchors[0]!);
-      this.postings.push(anchor, query, guard === null ? -1 : this.termOf(guard));
-    } else for (const term of anchors) this.postings.push(term, ~query, -1);
+      const guardTerm = guard === null ? -1 : this.termOf(guard);
+      this.postings.push(anchor, query, guardTerm);
+      if (this.isNameTerm(anchor) || this.isNameTerm(guardTerm)) this.namePostings++;
+    } else {
+      for (const term of anchors) {
+        this.postings.push(term, ~query, -1);
+        if (this.isNameTerm(term)) this.namePostings++;
+      }
+    }
     return query;
   }
 
@@ -841,7 +854,19 @@ export class MonitorIndex {
   }
 
   private removePosting(term: number, entry: number): void {
-    this.postings.removeAt(term, this.postings.indexOf(term, entry));
+    const index = this.postings.indexOf(term, entry);
+    const guard = this.postings.data[this.postings.meta[TERM * term]! + 2 * index + 1]!;
+    if (this.isNameTerm(term) || this.isNameTerm(guard)) this.namePostings--;
+    this.postings.removeAt(term, index);
+  }
+
+  /** Whether `term` (or -1) is a community's or an author's. */
+  private isNameTerm(term: number): boolean {
+    if (term < 0) return false;
+    const key = this.terms.keyOf(term);
+    if (key === undefined || key.charCodeAt(0) !== 1) return false;
+    const kind = key.charCodeAt(1);
+    return kind === 99 || kind === 97; // communityKey, authorKey
   }
 
   private registerPrefix(prefix: string, id: number): void {
@@ -925,6 +950,19 @@ export class MonitorIndex {
       this.pushPosition(SENTINEL, NO_FIELD, 0, 0);
     }
     this.itemSource = SOURCE_BITS[item.source as Source] ?? 0;
+    this.item = item;
+    this.namesMarked = false;
+    if (this.namePostings > 0) this.markNames();
+  }
+
+  /**
+   * Marks the terms of the item's community and author, once per item: before its candidates
+   * are collected while some posting needs them, else when verification first asks. An item's
+   * names are memory no other step reads, so skipping them saves a cache miss or two an item.
+   */
+  private markNames(): void {
+    this.namesMarked = true;
+    const item = this.item!;
     if (this.communityTerms > 0 && item.community) this.markName(COMMUNITY_KEY, item.community);
     if (this.authorTerms > 0 && item.author) this.markName(AUTHOR_KEY, item.author);
   }
@@ -1197,6 +1235,7 @@ export class MonitorIndex {
       case OP_PREFIX:
         return this.hasOccurrence(code[pc + 1]!, (header >> 4) & 7);
       case OP_META:
+        if (!this.namesMarked) this.markNames();
         return this.isPresent(code[pc + 1]!);
       case OP_SITES:
         return (code[pc + 1]! & this.itemSource) !== 0;

@@ -5,6 +5,7 @@ import {
   type Highlight,
   type ItemField,
   type MatchableItem,
+  type MonitorIndex,
   shardOf,
 } from './monitor-index.ts';
 import type { GapRule, QueryNode } from './query-ast.ts';
@@ -22,6 +23,13 @@ const post = (title: string, body = '', extra: Partial<MatchableItem> = {}): Mat
   body,
   ...extra,
 });
+
+/** The sorted ids of the monitors of `index` that match `item`, each time it is called. */
+const matchedIds = (index: MonitorIndex, item: MatchableItem) => () =>
+  index
+    .match(item)
+    .map((m) => m.monitorId)
+    .sort();
 
 describe('MonitorIndex semantics (PRODUCT.md §3)', () => {
   it.each<[string, string, MatchableItem, boolean]>([
@@ -268,12 +276,7 @@ describe('MonitorIndex lifecycle', () => {
 
   it('reads community and author names as filters on them come and go', () => {
     const index = createMonitorIndex();
-    const item = post('rust', '', { author: 'Ann', community: 'Rust' });
-    const ids = () =>
-      index
-        .match(item)
-        .map((m) => m.monitorId)
-        .sort();
+    const ids = matchedIds(index, post('rust', '', { author: 'Ann', community: 'Rust' }));
     index.add('plain', 'rust');
     expect(ids()).toEqual(['plain']);
     index.add('ann', 'author:ann rust');
@@ -290,12 +293,7 @@ describe('MonitorIndex lifecycle', () => {
 
   it('finds monitors through names as long as any is left, and names only checked on demand', () => {
     const index = createMonitorIndex();
-    const item = post('Async closures', '', { author: 'Ann', community: 'Rust' });
-    const ids = () =>
-      index
-        .match(item)
-        .map((m) => m.monitorId)
-        .sort();
+    const ids = matchedIds(index, post('Async closures', '', { author: 'Ann', community: 'Rust' }));
     index.add('community', 'r/rust');
     index.add('author', 'author:ann');
     index.add('both', 'r/rust OR author:bob');

@@ -40,6 +40,23 @@ export const prefixKey = (prefix: string): string => `\u0001p${prefix}`;
 export const communityKey = (name: string): string => `\u0001c${name}`;
 export const authorKey = (name: string): string => `\u0001a${name}`;
 
+export type KeyKind = 'word' | 'prefix' | 'community' | 'author';
+
+/** Which of the namespaces above `key` is in ('word' for a plain word or sequence). */
+export function keyKind(key: string): KeyKind {
+  if (key.charCodeAt(0) !== 1) return 'word';
+  switch (key.charCodeAt(1)) {
+    case 112:
+      return 'prefix';
+    case 99:
+      return 'community';
+    case 97:
+      return 'author';
+    default:
+      return 'word';
+  }
+}
+
 /** How compiled programs reach the index's vocabularies (each call takes one reference). */
 export interface Interner {
   term(key: string): number;

@@ -109,6 +109,11 @@ export class IntLists {
     }
   }
 
+  /** The second value of the entry at `index`. */
+  secondAt(list: number, index: number): number {
+    return this.arena.data[this.offsetOf(list) + 2 * index + 1]!;
+  }
+
   /** The index of the last entry whose first value is `value`, or -1. */
   indexOf(list: number, value: number): number {
     const offset = this.offsetOf(list);

@@ -8,6 +8,7 @@ import {
   forEachReference,
   HAS_GAPS,
   type Interner,
+  keyKind,
   nodeSize,
   OP_AND,
   OP_META,
@@ -27,7 +28,14 @@ import { EMPTY, OpenHashIndex } from './open-hash-index.ts';
 import type { QueryNode, Source } from './query-ast.ts';
 import { normaliseName, parseQuery } from './query-parser.ts';
 import { StringTable } from './string-table.ts';
-import { AsciiWords, hashWord, normaliseGap, scanWords, type WordVisitor } from './text.ts';
+import {
+  AsciiWords,
+  hashWord,
+  isAsciiWordCode,
+  normaliseGap,
+  scanWords,
+  type WordVisitor,
+} from './text.ts';
 import { Vocabulary } from './vocabulary.ts';
 
 export type ItemField = 'title' | 'body' | 'url';
@@ -149,8 +157,6 @@ function nextHash(hash: number, code: number): number {
 const GATE_KEYS = 1 << 15;
 const gateKey = (a: number, b: number, c: number): number =>
   ((a & 31) << 10) | ((b & 31) << 5) | (c & 31);
-const isAsciiWordCode = (code: number): boolean =>
-  (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
 
 /** How an item's subreddit or author becomes a term key, and the hash of that key's prefix. */
 interface NameKey {
@@ -276,6 +282,7 @@ export class MonitorIndex {
   // only when a candidate's program first asks for one (OP_META), and for most items never.
   private namePostings = 0;
   private namesMarked = false;
+  // The item being matched, for markNames; null between calls of `match`.
   private item: MatchableItem | null = null;
   private readonly asciiWords = new AsciiWords();
   private prefixCount = 0;
@@ -332,7 +339,7 @@ export class MonitorIndex {
       if (this.terms.references(id) > 1) return id;
       this.postings.ensure(this.terms.idLimit);
       this.storeKey(id, key);
-      if (key.charCodeAt(0) === 1) this.countSpecialKey(key, id, 1);
+      this.countKey(key, id, 1);
       return id;
     },
     gap: (text) => this.gaps.intern(text),
@@ -340,7 +347,7 @@ export class MonitorIndex {
 
   private readonly releaseTerm = (id: number): void => {
     const key = this.terms.release(id);
-    if (key?.charCodeAt(0) === 1) this.countSpecialKey(key, id, -1);
+    if (key !== undefined) this.countKey(key, id, -1);
   };
 
   private readonly releaseGap = (id: number): void => {
@@ -352,16 +359,16 @@ export class MonitorIndex {
   }
 
   /** Keeps the prefix terms and the counts of name terms as a term of `key` comes or goes. */
-  private countSpecialKey(key: string, id: number, delta: 1 | -1): void {
-    switch (key.charCodeAt(1)) {
-      case 112: // prefixKey
+  private countKey(key: string, id: number, delta: 1 | -1): void {
+    switch (keyKind(key)) {
+      case 'prefix':
         if (delta > 0) this.registerPrefix(key.slice(2), id);
         else this.unregisterPrefix(id);
         break;
-      case 99: // communityKey
+      case 'community':
         this.communityTerms += delta;
         break;
-      case 97: // authorKey
+      case 'author':
         this.authorTerms += delta;
         break;
     }
@@ -515,6 +522,7 @@ export class MonitorIndex {
       const end = offset + records[base + R_COUNT]!;
       for (let m = offset; m < end; m++) matches[at++] = { monitorId: ids[m]!, highlights };
     }
+    this.item = null; // names are read only while matching; the item is not kept after
     return matches;
   }
 
@@ -855,18 +863,17 @@ export class MonitorIndex {
 
   private removePosting(term: number, entry: number): void {
     const index = this.postings.indexOf(term, entry);
-    const guard = this.postings.data[this.postings.meta[TERM * term]! + 2 * index + 1]!;
+    const guard = this.postings.secondAt(term, index);
     if (this.isNameTerm(term) || this.isNameTerm(guard)) this.namePostings--;
     this.postings.removeAt(term, index);
   }
 
   /** Whether `term` (or -1) is a community's or an author's. */
   private isNameTerm(term: number): boolean {
-    if (term < 0) return false;
-    const key = this.terms.keyOf(term);
-    if (key === undefined || key.charCodeAt(0) !== 1) return false;
-    const kind = key.charCodeAt(1);
-    return kind === 99 || kind === 97; // communityKey, authorKey
+    const key = term < 0 ? undefined : this.terms.keyOf(term);
+    if (key === undefined) return false;
+    const kind = keyKind(key);
+    return kind === 'community' || kind === 'author';
   }
 
   private registerPrefix(prefix: string, id: number): void {
@@ -916,10 +923,13 @@ export class MonitorIndex {
 
   private countTriple(triple: number, delta: number): void {
     const count = (this.tripleCounts.get(triple) ?? 0) + delta;
-    if (count > 0) this.tripleCounts.set(triple, count);
-    else this.tripleCounts.delete(triple);
-    if (count > 0) this.tripleGate[triple >>> 5]! |= 1 << (triple & 31);
-    else this.tripleGate[triple >>> 5]! &= ~(1 << (triple & 31));
+    if (count > 0) {
+      this.tripleCounts.set(triple, count);
+      this.tripleGate[triple >>> 5]! |= 1 << (triple & 31);
+    } else {
+      this.tripleCounts.delete(triple);
+      this.tripleGate[triple >>> 5]! &= ~(1 << (triple & 31));
+    }
   }
 
   // --- matching -------------------------------------------------------------------------

@@ -123,22 +123,16 @@ export class OpenHashIndex {
 
   // Rebuilt from the live ids (so removed ones stop answering) once it has taken FILTER_LOAD keys
   // per word (5.3 bits per key, 8% false hits); a rebuild leaves 5.3 to 10.7 bits per key (1.6–8%).
-  // A filter under SPARSE_FILTER_WORDS takes SPARSE_FILTER_LOAD keys a word instead.
+  // A filter under SPARSE_FILTER_WORDS takes SPARSE_FILTER_LOAD keys a word instead (filterLoad).
   private addToFilter(hash: number): void {
     const words = this.filterMask + 1;
-    const load = words < SPARSE_FILTER_WORDS ? SPARSE_FILTER_LOAD : FILTER_LOAD;
-    if (++this.filterAdded > load * words) this.rebuildFilter();
+    if (++this.filterAdded > filterLoad(words) * words) this.rebuildFilter();
     else this.filter![(hash >>> 7) & this.filterMask]! |= filterBits(hash);
   }
 
   private rebuildFilter(): void {
     let words = 64;
-    while (
-      words * FILTER_LOAD < this.live ||
-      (words * SPARSE_FILTER_LOAD < this.live && words < SPARSE_FILTER_WORDS)
-    ) {
-      words *= 2;
-    }
+    while (words * filterLoad(words) < this.live) words *= 2;
     const filter = new Int32Array(words);
     const mask = words - 1;
     for (let id = 0; id < this.present.length; id++) {
@@ -167,6 +161,10 @@ const FILTER_LOAD = 6;
  */
 const SPARSE_FILTER_LOAD = 2;
 const SPARSE_FILTER_WORDS = 32768;
+
+/** Keys a filter of `words` 32-bit words takes before it is rebuilt larger. */
+const filterLoad = (words: number): number =>
+  words < SPARSE_FILTER_WORDS ? SPARSE_FILTER_LOAD : FILTER_LOAD;
 
 /** Three bits of a filter word, from bits of the hash the word index does not use. */
 function filterBits(hash: number): number {

@@ -1,8 +1,9 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
+import { ValidationError } from '../core/errors.ts';
 import type { AppDeps } from './app-deps.ts';
-import { createErrorHandler, jsonError, validationError } from './http/errors.ts';
+import { createErrorHandler, jsonError } from './http/errors.ts';
 import { requestLog } from './http/request-log.ts';
 import { requireAuth } from './http/require-auth.ts';
 import { analyticsOrigins, createSecurityHeaders } from './http/security-headers.ts';
@@ -44,7 +45,7 @@ export function createApp(deps: AppDeps) {
 
   const api = new OpenAPIHono({
     defaultHook: (result) => {
-      if (!result.success) throw validationError(result.error);
+      if (!result.success) throw ValidationError.fromZod(result.error);
     },
   });
   api.onError(onError);

@@ -173,7 +173,7 @@ describe('the Cognito provider against a Cognito-compatible endpoint', () => {
       clientId: app.identity.clientId,
       endpoint: app.idpEndpoint,
       issuer: app.identity.issuer,
-      now: app.clock.now,
+      now: () => app.clock.now().getTime(),
     });
     try {
       const user = await app.createUser({ givenName: 'Katherine', familyName: 'Johnson' });

@@ -13,8 +13,8 @@ import {
   type EmbeddedIdentity,
 } from '../../src/identity/embedded/create-embedded-identity.ts';
 import type { LimitOverrides } from '../../src/identity/embedded/limits.ts';
+import { createLogger, type Logger } from '../../src/platform/logger.ts';
 import { createApp } from '../../src/server/create-app.ts';
-import { createLogger, type Logger } from '../../src/server/logger.ts';
 import { type ApiErrorBody, apiErrorBodySchema } from '../../src/shared/api-error.ts';
 import { createManualClock, type ManualClock } from './manual-clock.ts';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { clientAddress } from '../../server/http/client-address.ts';
+import { clientAddress } from '../../platform/client-address.ts';
 import type { ServiceContext } from './context.ts';
 import { CognitoError, errors } from './errors.ts';
 import { OPERATIONS } from './operations.ts';

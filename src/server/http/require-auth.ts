@@ -4,8 +4,8 @@ import {
   type IdentityProvider,
   InvalidTokenError,
 } from '../../identity/port.ts';
-import type { Logger } from '../logger.ts';
-import { clientAddress } from './client-address.ts';
+import { clientAddress } from '../../platform/client-address.ts';
+import type { Logger } from '../../platform/logger.ts';
 import { jsonError } from './errors.ts';
 
 /** What a signed-in request carries after requireAuth: the verified claims and the raw token. */

@@ -1,4 +1,5 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { ValidationError } from '../../core/errors.ts';
 import { deleteUserData } from '../../core/users/delete-user-data.ts';
 import { ensureUser } from '../../core/users/ensure-user.ts';
 import { getUser } from '../../core/users/get-user.ts';
@@ -6,7 +7,6 @@ import { updateUser } from '../../core/users/update-user.ts';
 import { apiErrorBodySchema } from '../../shared/api-error.ts';
 import { createUserBodySchema, updateUserBodySchema, userRecordSchema } from '../../shared/user.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { validationError } from '../http/errors.ts';
 import type { AuthEnv } from '../http/require-auth.ts';
 
 /**
@@ -92,7 +92,7 @@ export function createUserRoutes(deps: Pick<AppDeps, 'database' | 'identity'>) {
   const db = deps.database.db;
   const app = new OpenAPIHono<AuthEnv>({
     defaultHook: (result) => {
-      if (!result.success) throw validationError(result.error);
+      if (!result.success) throw ValidationError.fromZod(result.error);
     },
   });
   app.openAPIRegistry.registerComponent('securitySchemes', 'accessToken', {

@@ -1,4 +1,4 @@
-import { QUERY_HELP } from '../../../matcher/query-help.ts';
+import { QUERY_HELP } from '../../../shared/query-help.ts';
 
 /** The query language for users (PRODUCT.md §3), from the matcher's own help data. */
 export function QueryHelp() {

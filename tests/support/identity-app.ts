@@ -40,6 +40,8 @@ export type IdentityApp = {
   url: string;
   /** The endpoint to give the AWS SDK: `${url}/idp`. */
   idpEndpoint: string;
+  /** The Hono app being served (its `routes`, or `app.request()` without the network). */
+  app: ReturnType<typeof createApp>;
   config: Config;
   database: DatabaseHandle;
   identity: EmbeddedIdentity;
@@ -149,6 +151,7 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
   return {
     url: server.url,
     idpEndpoint: `${server.url}/idp`,
+    app,
     config,
     database,
     identity,

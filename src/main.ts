@@ -8,6 +8,7 @@ import { openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { createMailer } from './delivery/mailer.ts';
 import { createIdentityProvider } from './identity/create-identity-provider.ts';
+import { MatchEvents } from './pipeline/match-events.ts';
 import { createLogger } from './platform/logger.ts';
 import { createApp } from './server/create-app.ts';
 import { readVersion } from './server/version.ts';
@@ -39,7 +40,9 @@ async function main(): Promise<void> {
   }
   const mailer = createMailer({ config, logger });
   const identity = await createIdentityProvider({ config, database, logger, mailer });
+  const matchEvents = new MatchEvents();
   const app = createApp({
+    matchEvents,
     config,
     database,
     identity,

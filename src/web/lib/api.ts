@@ -13,8 +13,9 @@ type SessionShape = { session: { token: string | null } };
 
 /**
  * How the session takes part in API calls, installed by the accounts feature at start:
- * `beforeRequest` refreshes an expired access token (spec §4); `onUnauthorized` runs when the API
- * answers 401 to a call that carried a token, and says whether a retry with a new token makes sense.
+ * `beforeRequest` refreshes an expired access token (docs/product.md,
+ * "The session in the browser"); `onUnauthorized` runs when the API answers 401 to a call that
+ * carried a token, and says whether a retry with a new token makes sense.
  */
 export type SessionHooks = {
   beforeRequest(): Promise<void>;
@@ -38,7 +39,8 @@ const rawBaseQuery = fetchBaseQuery({
   timeout: API_TIMEOUT_MS,
   prepareHeaders: (headers, { getState }) => {
     const { token } = (getState() as SessionShape).session;
-    // Spec §6: the access token itself is the Authorization header (no scheme).
+    // docs/product.md, "The product API": the access token itself is the Authorization header (no
+    // scheme).
     if (token) headers.set('Authorization', token);
     if (!headers.has('Accept')) headers.set('Accept', 'application/json');
     return headers;
@@ -62,8 +64,8 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
 };
 
 /**
- * The one API slice (spec §7): base /api, JSON in and out, unused data kept 60 s, no automatic
- * refetching. Features add their endpoints with `api.injectEndpoints`.
+ * The one API slice (docs/product.md, "The product API"): base /api, JSON in and out, unused data
+ * kept 60 s, no automatic refetching. Features add their endpoints with `api.injectEndpoints`.
  */
 export const api = createApi({
   reducerPath: 'api',
@@ -76,7 +78,10 @@ export const api = createApi({
   endpoints: () => ({}),
 });
 
-/** A sentence for people from any RTK Query error (spec §8 request-layer errors). */
+/**
+ * A sentence for people from any RTK Query error (the request-layer errors of docs/product.md,
+ * "The product API").
+ */
 export function describeApiError(error: unknown): string {
   if (!error || typeof error !== 'object' || !('status' in error)) {
     return 'Something went wrong. Please try again.';

@@ -5,6 +5,7 @@ import {
   type FetchBaseQueryError,
   fetchBaseQuery,
 } from '@reduxjs/toolkit/query/react';
+import { type ApiErrorBody, apiErrorBodySchema } from '../../shared/api-error.ts';
 
 /** How long an API call may take before it fails with TIMEOUT_ERROR. */
 export const API_TIMEOUT_MS = 15_000;
@@ -79,8 +80,19 @@ export const api = createApi({
 });
 
 /**
+ * The API's error of a failed call, read through the shared error schema (`code`, `message`,
+ * `details`); undefined when the call failed before an answer in that shape (network, timeout, a
+ * proxy's page).
+ */
+export function readApiError(error: unknown): ApiErrorBody['error'] | undefined {
+  if (!error || typeof error !== 'object' || !('data' in error)) return undefined;
+  const parsed = apiErrorBodySchema.safeParse(error.data);
+  return parsed.success ? parsed.data.error : undefined;
+}
+
+/**
  * A sentence for people from any RTK Query error (the request-layer errors of docs/product.md,
- * "The product API").
+ * "The product API"): the API's own message when it sent one.
  */
 export function describeApiError(error: unknown): string {
   if (!error || typeof error !== 'object' || !('status' in error)) {
@@ -91,13 +103,8 @@ export function describeApiError(error: unknown): string {
   if (status === 'TIMEOUT_ERROR') return 'Earshot took too long to answer. Please try again.';
   if (status === 'PARSING_ERROR')
     return 'Earshot sent an answer we could not read. Please reload the page.';
-  const data = 'data' in error ? (error as { data: unknown }).data : undefined;
-  if (data && typeof data === 'object' && 'error' in data) {
-    const body = (data as { error: unknown }).error;
-    if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') {
-      return body.message;
-    }
-  }
+  const apiError = readApiError(error);
+  if (apiError) return apiError.message;
   if (typeof status === 'number' && status >= 500)
     return 'Earshot had a problem on its side. Please try again shortly.';
   return 'The request could not be completed. Please try again.';

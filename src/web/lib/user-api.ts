@@ -44,9 +44,4 @@ export const userApi = api.injectEndpoints({
   }),
 });
 
-export const {
-  useGetUserQuery,
-  useEnsureUserMutation,
-  useUpdateUserMutation,
-  useDeleteUserDataMutation,
-} = userApi;
+export const { useGetUserQuery, useUpdateUserMutation, useDeleteUserDataMutation } = userApi;

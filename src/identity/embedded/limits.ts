@@ -6,8 +6,8 @@ import { errors } from './errors.ts';
 
 /**
  * Where guessing or flooding is possible, a limit: Cognito's per-user limits and sign-in lockout
- * (cognito-protocol.md §4.4), and per-IP limits of our own for what costs CPU (argon2id) or sends
- * e-mail. Counters live in the database, so every web process shares them.
+ * (docs/product.md, "Codes and limits"), and per-IP limits of our own for what costs CPU (argon2id)
+ * or sends e-mail. Counters live in the database, so every web process shares them.
  *
  * Per-user limits answer LimitExceededException "Attempt limit exceeded, please try after some
  * time."; per-IP limits answer TooManyRequestsException "Rate exceeded". Per-user keys are the

@@ -8,10 +8,10 @@ import { OPERATIONS } from './operations.ts';
 import { parseInput } from './validation.ts';
 
 /**
- * Cognito's wire protocol (awsJson1_1, cognito-protocol.md §1.1, §2): `POST /idp` or `/idp/`
- * with `X-Amz-Target: AWSCognitoIdentityProviderService.<Operation>` and a JSON body; JSON
- * answers as `application/x-amz-json-1.1` with `x-amzn-RequestId`; errors as HTTP 400 with
- * `{"__type","message"}`, `x-amzn-ErrorType: <Name>:` and `x-amzn-ErrorMessage`. CORS lets the
+ * Cognito's wire protocol (awsJson1_1; docs/product.md, "Framing" and "Errors on the wire"): `POST
+ * /idp` or `/idp/` with `X-Amz-Target: AWSCognitoIdentityProviderService.<Operation>` and a JSON
+ * body; JSON answers as `application/x-amz-json-1.1` with `x-amzn-RequestId`; errors as HTTP 400
+ * with `{"__type","message"}`, `x-amzn-ErrorType: <Name>:` and `x-amzn-ErrorMessage`. CORS lets the
  * browser SDK's own headers through, on errors too. Request bodies are never logged.
  */
 

@@ -324,6 +324,23 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
       );
       expect(problems.errors).toEqual([]);
     }
+
+    // The home page's picture of the product: the real Alerts page at 2× (2560 × 1800 px), made
+    // into AVIF/WebP/JPEG at every width by the web build (scripts/build-images.ts).
+    const retina = await browser.newContext({
+      baseURL: app.url,
+      viewport: DESKTOP,
+      deviceScaleFactor: 2,
+    });
+    contexts.push(retina);
+    await retina.addInitScript((value) => {
+      if (!localStorage.getItem('token')) localStorage.setItem('token', value);
+    }, JSON.stringify(user.tokens));
+    const { page } = await openPage(retina);
+    await page.goto('/dashboard/alerts');
+    await page.getByTestId('match-card').first().waitFor();
+    await page.getByTestId('mentions-chart').waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'alerts-home.png') });
   }, 120_000);
 
   test('a failing API shows a readable error with a retry that works', async () => {

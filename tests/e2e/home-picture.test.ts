@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LARGE_IMAGE_WIDTHS } from '../../src/shared/responsive-images.ts';
 import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
-import { type IdentityApp, startIdentityApp } from '../support/identity-app.ts';
+import { type TestApp, startTestApp } from '../support/test-app.ts';
 
 const availability = browserAvailability();
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -13,10 +13,10 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // large widths, chosen by the browser through srcset/sizes.
 describe.runIf(availability.run)('the home page picture', () => {
   let browser: Browser;
-  let app: IdentityApp;
+  let app: TestApp;
   beforeAll(async () => {
     browser = await launchBrowser(availability.run ? availability.path : '');
-    app = await startIdentityApp({ webRoot: path.join(ROOT, 'dist', 'web') });
+    app = await startTestApp({ webRoot: path.join(ROOT, 'dist', 'web') });
   });
   afterAll(async () => {
     await browser?.close();

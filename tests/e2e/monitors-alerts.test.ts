@@ -8,7 +8,7 @@ import { monitorSchema } from '../../src/shared/monitor.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
 import { deliverItems, testItem } from '../support/feed.ts';
-import { type IdentityApp, startIdentityApp } from '../support/identity-app.ts';
+import { type TestApp, startTestApp } from '../support/test-app.ts';
 
 const availability = browserAvailability();
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -21,12 +21,12 @@ const PHONE = { width: 390, height: 844 };
 // the live feed announces the matches, exactly as the ingestion workers will.
 describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
   let browser: Browser;
-  let app: IdentityApp;
+  let app: TestApp;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
     browser = await launchBrowser(availability.run ? availability.path : '');
-    app = await startIdentityApp({
+    app = await startTestApp({
       webRoot: path.join(ROOT, 'dist', 'web'),
       liveFeed: { pollMs: 500 },
     });

@@ -6,14 +6,14 @@ import { storeItems } from '../../src/pipeline/store-items.ts';
 import { matchSchema } from '../../src/shared/match.ts';
 import { monitorSchema } from '../../src/shared/monitor.ts';
 import { deliverItems, testItem } from '../support/feed.ts';
-import { type IdentityApp, startIdentityApp } from '../support/identity-app.ts';
+import { type TestApp, startTestApp } from '../support/test-app.ts';
 import { openSse } from '../support/sse-client.ts';
 
 // GET /api/events: the live feed over server-sent events.
 describe('/api/events', () => {
-  let app: IdentityApp;
+  let app: TestApp;
   beforeAll(async () => {
-    app = await startIdentityApp({
+    app = await startTestApp({
       captureLogs: true,
       liveFeed: { pollMs: 200, heartbeatMs: 300 },
     });
@@ -104,9 +104,9 @@ describe('/api/events', () => {
 });
 
 describe('/api/events at token expiry', () => {
-  let app: IdentityApp;
+  let app: TestApp;
   beforeAll(async () => {
-    app = await startIdentityApp({ env: { IDP_ACCESS_TOKEN_TTL_SECONDS: '5' } });
+    app = await startTestApp({ env: { IDP_ACCESS_TOKEN_TTL_SECONDS: '5' } });
   });
   afterAll(() => app.close());
 

@@ -7,14 +7,14 @@ import {
 } from '../../src/shared/match.ts';
 import { monitorSchema } from '../../src/shared/monitor.ts';
 import { deliverItems, testItem } from '../support/feed.ts';
-import { apiErrorOf, type IdentityApp, startIdentityApp } from '../support/identity-app.ts';
+import { apiErrorOf, type TestApp, startTestApp } from '../support/test-app.ts';
 
 // /api/matches: the feed, its filters and search, read state, dismissal and stats; matches are
 // made by the pipeline's entry point from items, never inserted by hand.
 describe('/api/matches', () => {
-  let app: IdentityApp;
+  let app: TestApp;
   beforeAll(async () => {
-    app = await startIdentityApp();
+    app = await startTestApp();
   });
   afterAll(() => app.close());
 

@@ -3,14 +3,14 @@ import { z } from 'zod';
 import { matchPageSchema } from '../../src/shared/match.ts';
 import { type Monitor, monitorPreviewSchema, monitorSchema } from '../../src/shared/monitor.ts';
 import { deliverItems, testItem } from '../support/feed.ts';
-import { apiErrorOf, type IdentityApp, startIdentityApp } from '../support/identity-app.ts';
+import { apiErrorOf, type TestApp, startTestApp } from '../support/test-app.ts';
 
 // /api/monitors with real tokens from the embedded identity service, items brought in through
 // the pipeline's entry point.
 describe('/api/monitors', () => {
-  let app: IdentityApp;
+  let app: TestApp;
   beforeAll(async () => {
-    app = await startIdentityApp({ env: { MAX_MONITORS_PER_USER: '3' } });
+    app = await startTestApp({ env: { MAX_MONITORS_PER_USER: '3' } });
   });
   afterAll(() => app.close());
 

@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LARGE_IMAGE_WIDTHS } from '../../src/shared/responsive-images.ts';
 import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
-import { type TestApp, startTestApp } from '../support/test-app.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const availability = browserAvailability();
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

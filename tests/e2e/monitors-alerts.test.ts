@@ -8,7 +8,7 @@ import { monitorSchema } from '../../src/shared/monitor.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
 import { deliverItems, testItem } from '../support/feed.ts';
-import { type TestApp, startTestApp } from '../support/test-app.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const availability = browserAvailability();
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

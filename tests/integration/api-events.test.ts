@@ -6,8 +6,8 @@ import { storeItems } from '../../src/pipeline/store-items.ts';
 import { matchSchema } from '../../src/shared/match.ts';
 import { monitorSchema } from '../../src/shared/monitor.ts';
 import { deliverItems, testItem } from '../support/feed.ts';
-import { type TestApp, startTestApp } from '../support/test-app.ts';
 import { openSse } from '../support/sse-client.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 // GET /api/events: the live feed over server-sent events.
 describe('/api/events', () => {

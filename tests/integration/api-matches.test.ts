@@ -7,7 +7,7 @@ import {
 } from '../../src/shared/match.ts';
 import { monitorSchema } from '../../src/shared/monitor.ts';
 import { deliverItems, testItem } from '../support/feed.ts';
-import { apiErrorOf, type TestApp, startTestApp } from '../support/test-app.ts';
+import { apiErrorOf, startTestApp, type TestApp } from '../support/test-app.ts';
 
 // /api/matches: the feed, its filters and search, read state, dismissal and stats; matches are
 // made by the pipeline's entry point from items, never inserted by hand.

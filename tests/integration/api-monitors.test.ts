@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { matchPageSchema } from '../../src/shared/match.ts';
 import { type Monitor, monitorPreviewSchema, monitorSchema } from '../../src/shared/monitor.ts';
 import { deliverItems, testItem } from '../support/feed.ts';
-import { apiErrorOf, type TestApp, startTestApp } from '../support/test-app.ts';
+import { apiErrorOf, startTestApp, type TestApp } from '../support/test-app.ts';
 
 // /api/monitors with real tokens from the embedded identity service, items brought in through
 // the pipeline's entry point.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { PREVIEWS_PER_MINUTE } from '../../src/server/routes/monitors.ts';
 import { matchPageSchema } from '../../src/shared/match.ts';
 import { type Monitor, monitorPreviewSchema, monitorSchema } from '../../src/shared/monitor.ts';
 import { deliverItems, testItem } from '../support/feed.ts';
@@ -255,5 +256,21 @@ describe('/api/monitors', () => {
     ]);
     expect((await preview({ query: 'title:ziggurat' })).count).toBe(1);
     expect((await preview({ query: 'nothing-like-this' })).count).toBe(0);
+  });
+
+  test('previews are limited per user: 429 with Retry-After beyond the limit, others unaffected', async () => {
+    const flooder = await signedInUser();
+    const other = await signedInUser();
+    const preview = (token: string) =>
+      app.api('/api/monitors/preview', { token, method: 'POST', body: { query: 'floodword' } });
+    const answers: number[] = [];
+    for (let i = 0; i < PREVIEWS_PER_MINUTE + 1; i++)
+      answers.push((await preview(flooder.token)).status);
+    expect(answers.filter((status) => status === 200)).toHaveLength(PREVIEWS_PER_MINUTE);
+    const refused = await preview(flooder.token);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await apiErrorOf(refused)).code).toBe('RATE_LIMITED');
+    expect((await preview(other.token)).status).toBe(200);
   });
 });

@@ -33,7 +33,7 @@ const eventsRoute = createRoute({
       description: 'The event stream',
       content: {
         'text/event-stream': {
-          schema: z.string().openapi({ description: `Events; \`match\` carries ${'a Match'}` }),
+          schema: z.string().openapi({ description: 'Events; the data of `match` is a Match' }),
         },
       },
     },

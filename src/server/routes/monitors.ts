@@ -20,6 +20,7 @@ import {
   jsonContent,
   signedIn,
 } from '../http/api-router.ts';
+import { createPerUserLimit } from '../http/per-user-limit.ts';
 
 /**
  * /api/monitors: the signed-in user's saved queries. Every verb is scoped by `auth.claims.sub`
@@ -70,9 +71,12 @@ const previewRoute = createRoute({
   responses: {
     200: { description: 'The preview', ...jsonContent(monitorPreviewSchema) },
     400: errorResponse(queryProblem),
-    ...errorResponses(401),
+    ...errorResponses(401, 429),
   },
 });
+
+/** Previews a user may ask for a minute: typing sends one a third of a second at most. */
+export const PREVIEWS_PER_MINUTE = 120;
 
 const getRoute = createRoute({
   method: 'get',
@@ -130,9 +134,11 @@ export function createMonitorRoutes(deps: Pick<AppDeps, 'database' | 'config'>) 
     );
     return c.json(monitor, 201);
   });
-  app.openapi(previewRoute, async (c) =>
-    c.json(await previewMonitor({ db }, c.req.valid('json')), 200),
-  );
+  const previewLimit = createPerUserLimit(PREVIEWS_PER_MINUTE, 'previews');
+  app.openapi(previewRoute, async (c) => {
+    previewLimit(c.get('auth').claims.sub);
+    return c.json(await previewMonitor({ db }, c.req.valid('json')), 200);
+  });
   app.openapi(getRoute, async (c) => {
     const input = { userId: c.get('auth').claims.sub, monitorId: c.req.valid('param').id };
     return c.json(await getMonitor({ db }, input), 200);

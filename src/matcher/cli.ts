@@ -1,20 +1,29 @@
 // npm run --silent match -- --monitors <monitors.jsonl> --items <items.jsonl>
 // Prints one line per match, {"monitorId","itemId","highlights"}, items in file order and, for
 // each item, monitors in file order. Bad input stops it with exit code 2 and a message on
-// stderr naming the file, the line and the problem. The only module of the matcher doing I/O.
+// stderr naming the file, the line and the problem (after the lines of the items before it).
+// The only module of the matcher doing I/O.
 
-import { createReadStream, readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
-import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { createMonitorIndex } from './monitor-index.ts';
+import { createMonitorIndex, type MonitorEntry, type MonitorMatch } from './monitor-index.ts';
 import { checkQueryBreadth } from './query-check.ts';
 import { parseQuery, QuerySyntaxError } from './query-parser.ts';
 
 const USAGE = 'usage: npm run --silent match -- --monitors <monitors.jsonl> --items <items.jsonl>';
 
 const monitorSchema = z.object({ id: z.string().min(1), query: z.string() });
+type MonitorLine = z.infer<typeof monitorSchema>;
+/** What `monitorSchema` accepts, checked without it (the value is only read, not kept). */
+const isMonitorLine = (value: unknown): value is MonitorLine =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as MonitorLine).id === 'string' &&
+  (value as MonitorLine).id !== '' &&
+  typeof (value as MonitorLine).query === 'string';
 const itemSchema = z.object({
   id: z.string().min(1),
   source: z.string(),
@@ -27,19 +36,35 @@ const itemSchema = z.object({
   createdAt: z.string(),
 });
 
+/** Bytes read from an input file at a time. */
+const CHUNK_BYTES = 1 << 20;
+/** Characters of output gathered before one write. */
+const OUTPUT_CHARS = 1 << 20;
+
 class InputError extends Error {}
 
 function fail(file: string, line: number, problem: string): never {
   throw new InputError(`${basename(file)} line ${line}: ${problem}`);
 }
 
-function parseLine<T>(file: string, line: number, text: string, schema: z.ZodType<T>): T {
+/**
+ * The value of one line, checked by `schema`; `accepts` may vouch for it first, faster (it must
+ * accept only what the schema accepts unchanged).
+ */
+function parseLine<T>(
+  file: string,
+  line: number,
+  text: string,
+  schema: z.ZodType<T>,
+  accepts?: (value: unknown) => value is T,
+): T {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     fail(file, line, `not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
   }
+  if (accepts?.(value)) return value;
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
@@ -51,57 +76,197 @@ function parseLine<T>(file: string, line: number, text: string, schema: z.ZodTyp
   fail(file, line, `the field "${field}" is invalid: ${issue?.message ?? 'unexpected value'}.`);
 }
 
+/**
+ * The lines of a file, read in chunks so that a large file is never held whole. Lines end at "\n"
+ * (a "\r" before it stays on the line); with `crEnds`, at "\r\n", "\n" or a lone "\r", as
+ * `node:readline` splits them. `line` is the number (from 1) of the line `next` returned last.
+ */
+class LineReader {
+  line = 0;
+  private readonly fd: number;
+  private readonly crEnds: boolean;
+  private readonly decoder = new StringDecoder('utf8');
+  private readonly chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  private text = '';
+  private from = 0;
+  private atEnd = false;
+  private closed = false;
+  // The rest of a line split at lone "\r"s, last first.
+  private readonly pieces: string[] = [];
+
+  constructor(file: string, crEnds = false) {
+    this.fd = openSync(file, 'r');
+    this.crEnds = crEnds;
+  }
+
+  /** The next line, or null at the end of the file. */
+  next(): string | null {
+    if (this.pieces.length > 0) return this.counted(this.pieces.pop()!);
+    for (;;) {
+      const end = this.text.indexOf('\n', this.from);
+      if (end >= 0) {
+        const line = this.text.slice(this.from, end);
+        this.from = end + 1;
+        return this.split(line);
+      }
+      const rest = this.text.slice(this.from);
+      this.from = 0;
+      if (this.atEnd) {
+        this.text = '';
+        return rest === '' ? null : this.split(rest);
+      }
+      const read = readSync(this.fd, this.chunk, 0, CHUNK_BYTES, null);
+      if (read > 0) {
+        this.text = rest + this.decoder.write(this.chunk.subarray(0, read));
+      } else {
+        this.text = rest + this.decoder.end();
+        this.atEnd = true;
+      }
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
+
+  private counted(text: string): string {
+    this.line++;
+    return text;
+  }
+
+  private split(text: string): string {
+    if (!this.crEnds || !text.includes('\r')) return this.counted(text);
+    const parts = text.split('\r');
+    // A last "\r" was the first half of "\r\n", or ended the file: it ends the line before it.
+    if (parts.at(-1) === '') parts.pop();
+    for (let i = parts.length - 1; i > 0; i--) this.pieces.push(parts[i]!);
+    return this.counted(parts[0]!);
+  }
+}
+
+const ID_OPEN = '{"id":"';
+const QUERY_OPEN = '","query":"';
+
+/**
+ * The id and query of a line written as `JSON.stringify({ id, query })` writes one whose strings
+ * need no escapes (nearly every line of a large file), found without building an object; null
+ * for any other line, which then goes through `JSON.parse` and the schema. What it accepts, the
+ * general path accepts with the same id and query.
+ */
+function plainMonitor(text: string): { id: string; query: string } | null {
+  if (!text.startsWith(ID_OPEN)) return null;
+  const idEnd = text.indexOf('"', ID_OPEN.length);
+  if (idEnd <= ID_OPEN.length || !text.startsWith(QUERY_OPEN, idEnd)) return null;
+  const queryStart = idEnd + QUERY_OPEN.length;
+  const queryEnd = text.length - 2;
+  if (
+    queryEnd < queryStart ||
+    text.charCodeAt(queryEnd) !== 34 ||
+    text.charCodeAt(queryEnd + 1) !== 125
+  )
+    return null;
+  for (let i = ID_OPEN.length; i < queryEnd; i++) {
+    const code = text.charCodeAt(i);
+    // A backslash (an escape), a control character (not valid JSON) or a quote inside the query.
+    if (code === 92 || code < 32 || (code === 34 && i >= queryStart)) return null;
+  }
+  return { id: text.slice(ID_OPEN.length, idEnd), query: text.slice(queryStart, queryEnd) };
+}
+
+/**
+ * The monitors of `file`, checked line by line as they are read (so the bulk load consumes each
+ * before the next is parsed, and its query tree dies young), their line order put in `order`.
+ */
+function* readMonitors(file: string, order: Map<string, number>): Generator<MonitorEntry> {
+  const reader = new LineReader(file);
+  try {
+    for (let text = reader.next(); text !== null; text = reader.next()) {
+      if (text.trim() === '') continue;
+      const line = reader.line;
+      const monitor =
+        plainMonitor(text) ?? parseLine(file, line, text, monitorSchema, isMonitorLine);
+      const count = order.size;
+      order.set(monitor.id, count);
+      if (order.size === count) fail(file, line, `the monitor id "${monitor.id}" appears twice.`);
+      let query: ReturnType<typeof parseQuery>;
+      try {
+        query = parseQuery(monitor.query);
+      } catch (error) {
+        if (!(error instanceof QuerySyntaxError)) throw error;
+        fail(
+          file,
+          line,
+          `the query ${JSON.stringify(monitor.query)} does not parse: ${error.message} (at character ${error.position + 1})`,
+        );
+      }
+      for (const problem of checkQueryBreadth(query)) {
+        process.stderr.write(`${basename(file)} line ${line}: warning: ${problem.message}\n`);
+      }
+      yield { id: monitor.id, query };
+    }
+  } finally {
+    reader.close();
+  }
+}
+
 function loadMonitors(file: string) {
-  const index = createMonitorIndex();
+  // Each monitor's line order, to print an item's matches in file order.
   const order = new Map<string, number>();
-  const lines = readFileSync(file, 'utf8').split('\n');
-  lines.forEach((text, at) => {
-    if (text.trim() === '') return;
-    const line = at + 1;
-    const monitor = parseLine(file, line, text, monitorSchema);
-    if (order.has(monitor.id)) fail(file, line, `the monitor id "${monitor.id}" appears twice.`);
-    let query: ReturnType<typeof parseQuery>;
-    try {
-      query = parseQuery(monitor.query);
-    } catch (error) {
-      if (!(error instanceof QuerySyntaxError)) throw error;
-      fail(
-        file,
-        line,
-        `the query ${JSON.stringify(monitor.query)} does not parse: ${error.message} (at character ${error.position + 1})`,
-      );
-    }
-    for (const problem of checkQueryBreadth(query)) {
-      process.stderr.write(`${basename(file)} line ${line}: warning: ${problem.message}\n`);
-    }
-    order.set(monitor.id, order.size);
-    index.add(monitor.id, query);
-  });
+  // The bulk load, as a worker does at start: it lays the queries out by posting list.
+  const index = createMonitorIndex();
+  index.addMany(readMonitors(file, order));
   return { index, order };
 }
 
-async function run(monitorsFile: string, itemsFile: string): Promise<void> {
-  const { index, order } = loadMonitors(monitorsFile);
-  const lines = createInterface({ input: createReadStream(itemsFile), crlfDelay: Infinity });
-  let line = 0;
-  let out = '';
-  for await (const text of lines) {
-    line++;
-    if (text.trim() === '') continue;
-    const item = parseLine(itemsFile, line, text, itemSchema);
-    const matches = index.match(item);
-    matches.sort((a, b) => order.get(a.monitorId)! - order.get(b.monitorId)!);
-    for (const match of matches) {
-      out += `${JSON.stringify({ monitorId: match.monitorId, itemId: item.id, highlights: match.highlights })}\n`;
+/**
+ * The output lines of one item's matches, monitors in file order: what
+ * `JSON.stringify({ monitorId, itemId, highlights })` prints, with the item's id and each shared
+ * highlights array turned into JSON once.
+ */
+function formatMatches(
+  itemId: string,
+  matches: MonitorMatch[],
+  order: Map<string, number>,
+): string {
+  if (matches.length === 0) return '';
+  const ranked = matches.map((match) => ({ rank: order.get(match.monitorId)!, match }));
+  ranked.sort((a, b) => a.rank - b.rank);
+  const item = `,"itemId":${JSON.stringify(itemId)},"highlights":`;
+  let lines = '';
+  let lastHighlights: MonitorMatch['highlights'] | null = null;
+  let highlights = '';
+  for (const { match } of ranked) {
+    if (match.highlights !== lastHighlights) {
+      lastHighlights = match.highlights;
+      highlights = JSON.stringify(match.highlights);
     }
-    if (out.length > 1 << 16) {
-      if (!process.stdout.write(out)) {
-        await new Promise((resolve) => process.stdout.once('drain', resolve));
-      }
-      out = '';
-    }
+    lines += `{"monitorId":${JSON.stringify(match.monitorId)}${item}${highlights}}\n`;
   }
-  process.stdout.write(out);
+  return lines;
+}
+
+function run(monitorsFile: string, itemsFile: string): void {
+  const { index, order } = loadMonitors(monitorsFile);
+  // Written a large chunk at a time (stdout to a file or a pipe is synchronous on Linux).
+  let out = '';
+  const reader = new LineReader(itemsFile, true);
+  try {
+    for (let text = reader.next(); text !== null; text = reader.next()) {
+      if (text.trim() === '') continue;
+      const item = parseLine(itemsFile, reader.line, text, itemSchema);
+      out += formatMatches(item.id, index.match(item), order);
+      if (out.length >= OUTPUT_CHARS) {
+        process.stdout.write(out);
+        out = '';
+      }
+    }
+  } finally {
+    reader.close();
+    // On bad input too: the lines of the items before the bad one are printed.
+    process.stdout.write(out);
+  }
 }
 
 async function main(): Promise<number> {
@@ -119,7 +284,7 @@ async function main(): Promise<number> {
     return 2;
   }
   try {
-    await run(values.monitors, values.items);
+    run(values.monitors, values.items);
     return 0;
   } catch (error) {
     if (error instanceof InputError) {

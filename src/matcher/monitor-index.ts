@@ -275,13 +275,16 @@ export class MonitorIndex {
    * out again so that the queries of each posting list, and their members' ids, sit side by side:
    * matching an item then reads a few runs of memory instead of a line per candidate. The way to
    * load the monitors at start; later adds and removes keep the layout mostly intact. Returns
-   * how many monitors this index (shard) kept.
+   * how many monitors this index (shard) kept. Any iterable will do: a generator that parses
+   * each monitor as it is asked for keeps no more than one query tree alive at a time.
    */
-  addMany(monitors: readonly MonitorEntry[]): number {
-    this.monitors.reserve(monitors.length);
-    this.monitorInfo = grownInt32(this.monitorInfo, 2 * (this.nextMonitor + monitors.length));
-    // At most one query per monitor; `relayout` trims what is left unused.
-    this.records = grownInt32(this.records, REC * (this.nextQuery + monitors.length));
+  addMany(monitors: readonly MonitorEntry[] | Iterable<MonitorEntry>): number {
+    if (Array.isArray(monitors)) {
+      this.monitors.reserve(monitors.length);
+      this.monitorInfo = grownInt32(this.monitorInfo, 2 * (this.nextMonitor + monitors.length));
+      // At most one query per monitor; `relayout` trims what is left unused.
+      this.records = grownInt32(this.records, REC * (this.nextQuery + monitors.length));
+    }
     let kept = 0;
     try {
       for (const monitor of monitors) {

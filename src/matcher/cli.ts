@@ -9,7 +9,12 @@ import { basename } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { createMonitorIndex, type MonitorEntry, type MonitorMatch } from './monitor-index.ts';
+import {
+  createMonitorIndex,
+  type MonitorEntry,
+  type MonitorIndex,
+  type MonitorMatch,
+} from './monitor-index.ts';
 import { checkQueryBreadth } from './query-check.ts';
 import { parseQuery, QuerySyntaxError } from './query-parser.ts';
 
@@ -40,6 +45,8 @@ const itemSchema = z.object({
 const CHUNK_BYTES = 1 << 20;
 /** Characters of output gathered before one write. */
 const OUTPUT_CHARS = 1 << 20;
+/** Matches held before their lines are printed (see PendingOutput). */
+const BATCH_MATCHES = 1 << 18;
 
 class InputError extends Error {}
 
@@ -146,78 +153,115 @@ class LineReader {
   }
 }
 
-const ID_OPEN = '{"id":"';
-const QUERY_OPEN = '","query":"';
-
-/**
- * The id and query of a line written as `JSON.stringify({ id, query })` writes one whose strings
- * need no escapes (nearly every line of a large file), found without building an object; null
- * for any other line, which then goes through `JSON.parse` and the schema. What it accepts, the
- * general path accepts with the same id and query.
- */
-function plainMonitor(text: string): { id: string; query: string } | null {
-  if (!text.startsWith(ID_OPEN)) return null;
-  const idEnd = text.indexOf('"', ID_OPEN.length);
-  if (idEnd <= ID_OPEN.length || !text.startsWith(QUERY_OPEN, idEnd)) return null;
-  const queryStart = idEnd + QUERY_OPEN.length;
-  const queryEnd = text.length - 2;
-  if (
-    queryEnd < queryStart ||
-    text.charCodeAt(queryEnd) !== 34 ||
-    text.charCodeAt(queryEnd + 1) !== 125
-  )
-    return null;
-  for (let i = ID_OPEN.length; i < queryEnd; i++) {
-    const code = text.charCodeAt(i);
-    // A backslash (an escape), a control character (not valid JSON) or a quote inside the query.
-    if (code === 92 || code < 32 || (code === 34 && i >= queryStart)) return null;
-  }
-  return { id: text.slice(ID_OPEN.length, idEnd), query: text.slice(queryStart, queryEnd) };
+/** The monitors of a file and their ids in file order; `current` is the one being added. */
+interface MonitorFile {
+  readonly file: string;
+  readonly ids: string[];
+  current: { id: string; line: number } | null;
 }
 
 /**
- * The monitors of `file`, checked line by line as they are read (so the bulk load consumes each
- * before the next is parsed, and its query tree dies young), their line order put in `order`.
+ * The monitors of a file, checked line by line as they are read, so the bulk load consumes each
+ * before the next is parsed and its query tree dies young. A line's warnings are printed once it
+ * is in (the load asks for the next): a duplicate id, found by the index, stops the load first,
+ * as it did when the id was checked before the query.
  */
-function* readMonitors(file: string, order: Map<string, number>): Generator<MonitorEntry> {
+function* readMonitors(source: MonitorFile, index: MonitorIndex): Generator<MonitorEntry> {
+  const { file, ids } = source;
   const reader = new LineReader(file);
   try {
     for (let text = reader.next(); text !== null; text = reader.next()) {
       if (text.trim() === '') continue;
       const line = reader.line;
-      const monitor =
-        plainMonitor(text) ?? parseLine(file, line, text, monitorSchema, isMonitorLine);
-      const count = order.size;
-      order.set(monitor.id, count);
-      if (order.size === count) fail(file, line, `the monitor id "${monitor.id}" appears twice.`);
+      const monitor = parseLine(file, line, text, monitorSchema, isMonitorLine);
       let query: ReturnType<typeof parseQuery>;
       try {
         query = parseQuery(monitor.query);
       } catch (error) {
         if (!(error instanceof QuerySyntaxError)) throw error;
+        if (index.has(monitor.id)) duplicate(file, line, monitor.id);
         fail(
           file,
           line,
           `the query ${JSON.stringify(monitor.query)} does not parse: ${error.message} (at character ${error.position + 1})`,
         );
       }
+      source.current = { id: monitor.id, line };
+      yield { id: monitor.id, query };
+      ids.push(monitor.id);
       for (const problem of checkQueryBreadth(query)) {
         process.stderr.write(`${basename(file)} line ${line}: warning: ${problem.message}\n`);
       }
-      yield { id: monitor.id, query };
     }
+    source.current = null;
   } finally {
     reader.close();
   }
 }
 
-function loadMonitors(file: string) {
-  // Each monitor's line order, to print an item's matches in file order.
-  const order = new Map<string, number>();
+function duplicate(file: string, line: number, id: string): never {
+  fail(file, line, `the monitor id "${id}" appears twice.`);
+}
+
+function loadMonitors(file: string): { index: MonitorIndex; ids: string[] } {
   // The bulk load, as a worker does at start: it lays the queries out by posting list.
   const index = createMonitorIndex();
-  index.addMany(readMonitors(file, order));
-  return { index, order };
+  const source: MonitorFile = { file, ids: [], current: null };
+  try {
+    index.addMany(readMonitors(source, index));
+  } catch (error) {
+    // The index refuses an id it holds: the monitor being added repeats an earlier line's.
+    const current = source.current;
+    if (error instanceof InputError || current === null || !index.has(current.id)) throw error;
+    duplicate(file, current.line, current.id);
+  }
+  return { index, ids: source.ids };
+}
+
+/**
+ * The items matched but not yet printed, printed in batches: an item's monitors are printed in
+ * file order, and a monitor's line is found by one pass over the ids in file order for the whole
+ * batch (a map of a million ids would cost more than the matching).
+ */
+class PendingOutput {
+  private readonly items: { id: string; matches: MonitorMatch[] }[] = [];
+  private readonly ranks = new Map<string, number>();
+  private matchCount = 0;
+  private readonly ids: readonly string[];
+
+  constructor(ids: readonly string[]) {
+    this.ids = ids;
+  }
+
+  add(itemId: string, matches: MonitorMatch[]): void {
+    if (matches.length === 0) return;
+    this.items.push({ id: itemId, matches });
+    for (const match of matches) this.ranks.set(match.monitorId, -1);
+    this.matchCount += matches.length;
+    if (this.matchCount >= BATCH_MATCHES) this.flush();
+  }
+
+  /** Prints the pending items' lines, a large chunk a write. */
+  flush(): void {
+    const { ids, ranks } = this;
+    if (ranks.size > 0) {
+      for (let rank = 0; rank < ids.length; rank++) {
+        if (ranks.has(ids[rank]!)) ranks.set(ids[rank]!, rank);
+      }
+    }
+    let out = '';
+    for (const { id, matches } of this.items) {
+      out += formatMatches(id, matches, ranks);
+      if (out.length >= OUTPUT_CHARS) {
+        process.stdout.write(out);
+        out = '';
+      }
+    }
+    if (out !== '') process.stdout.write(out);
+    this.items.length = 0;
+    ranks.clear();
+    this.matchCount = 0;
+  }
 }
 
 /**
@@ -228,10 +272,9 @@ function loadMonitors(file: string) {
 function formatMatches(
   itemId: string,
   matches: MonitorMatch[],
-  order: Map<string, number>,
+  ranks: Map<string, number>,
 ): string {
-  if (matches.length === 0) return '';
-  const ranked = matches.map((match) => ({ rank: order.get(match.monitorId)!, match }));
+  const ranked = matches.map((match) => ({ rank: ranks.get(match.monitorId)!, match }));
   ranked.sort((a, b) => a.rank - b.rank);
   const item = `,"itemId":${JSON.stringify(itemId)},"highlights":`;
   let lines = '';
@@ -248,24 +291,19 @@ function formatMatches(
 }
 
 function run(monitorsFile: string, itemsFile: string): void {
-  const { index, order } = loadMonitors(monitorsFile);
-  // Written a large chunk at a time (stdout to a file or a pipe is synchronous on Linux).
-  let out = '';
+  const { index, ids } = loadMonitors(monitorsFile);
+  const output = new PendingOutput(ids);
   const reader = new LineReader(itemsFile, true);
   try {
     for (let text = reader.next(); text !== null; text = reader.next()) {
       if (text.trim() === '') continue;
       const item = parseLine(itemsFile, reader.line, text, itemSchema);
-      out += formatMatches(item.id, index.match(item), order);
-      if (out.length >= OUTPUT_CHARS) {
-        process.stdout.write(out);
-        out = '';
-      }
+      output.add(item.id, index.match(item));
     }
   } finally {
     reader.close();
     // On bad input too: the lines of the items before the bad one are printed.
-    process.stdout.write(out);
+    output.flush();
   }
 }
 

@@ -115,14 +115,6 @@ function hashInts(values: readonly number[]): number {
   return hash;
 }
 
-/** `hashInts` of the program at `code[pc]`. */
-function hashCode(code: Int32Array, pc: number): number {
-  let hash = 0x811c9dc5;
-  const end = pc + nodeSize(code[pc]!);
-  for (let i = pc; i < end; i++) hash = Math.imul(hash ^ code[i]!, 0x01000193);
-  return hash;
-}
-
 function anchorKey(anchor: Anchor): string {
   switch (anchor.kind) {
     case 'word':
@@ -284,6 +276,7 @@ export class MonitorIndex {
       this.monitorInfo = grownInt32(this.monitorInfo, 2 * (this.nextMonitor + monitors.length));
       // At most one query per monitor; `relayout` trims what is left unused.
       this.records = grownInt32(this.records, REC * (this.nextQuery + monitors.length));
+      this.programs.reserve(monitors.length);
     }
     let kept = 0;
     try {
@@ -557,8 +550,9 @@ export class MonitorIndex {
 
   /**
    * Renumbers the queries in the order of the posting lists (a term's lone-word query, then the
-   * queries anchored on it) and rewrites records, member blocks, postings and the program table
-   * in that order. Everything else refers to queries by number, so it is remapped in place.
+   * queries anchored on it) and rewrites records and member blocks in that order. Everything else
+   * refers to queries by number (postings, the program table's buckets), so it is renumbered in
+   * place.
    */
   private relayout(): void {
     const limit = this.nextQuery;
@@ -593,8 +587,6 @@ export class MonitorIndex {
     }
     const oldMembers = this.members;
     const members = new MemberLists(entries);
-    const programs = new OpenHashIndex();
-    programs.reserve(next);
     for (let query = 0; query < next; query++) {
       const base = REC * query;
       const from = REC * order[query]!;
@@ -611,17 +603,8 @@ export class MonitorIndex {
       }
       records[base + R_MEMBERS] = offset;
       records[base + R_CAPACITY] = capacity;
-      const flags = records[base + R_FLAGS]!;
-      if ((flags & F_SIMPLE) !== 0) continue;
-      const inline = (flags & F_INLINE) !== 0;
-      programs.insert(
-        query,
-        hashCode(
-          inline ? records : this.code.data,
-          inline ? base + R_CODE : records[base + R_PROGRAM]!,
-        ),
-      );
     }
+    this.programs.renumber(newId, next);
     for (let term = 0; term < termLimit; term++) {
       const at = TERM * term;
       if (meta[at + T_SIMPLE]! > 0) meta[at + T_SIMPLE] = newId[meta[at + T_SIMPLE]! - 1]! + 1;
@@ -634,7 +617,6 @@ export class MonitorIndex {
     for (let i = 0; i < this.always.length; i++) this.always[i] = newId[this.always[i]!]!;
     this.records = records;
     this.members = members;
-    this.programs = programs;
     this.freeQueries.length = 0;
     this.nextQuery = next;
   }

@@ -79,6 +79,27 @@ export class OpenHashIndex {
     if (this.filter !== null) this.addToFilter(hash);
   }
 
+  /**
+   * Gives every id the number `newId[id]` (all live ids must have one, distinct, below `limit`),
+   * in place: the buckets keep their places, as the hashes do not change.
+   */
+  renumber(newId: Int32Array, limit: number): void {
+    const buckets = this.buckets;
+    for (let at = 0; at < buckets.length; at += 2) {
+      const id = buckets[at]!;
+      if (id >= 0) buckets[at] = newId[id]!;
+    }
+    const hashes = new Int32Array(Math.max(limit, 256));
+    const present = new Uint8Array(hashes.length);
+    for (let id = 0; id < this.present.length; id++) {
+      if (this.present[id] !== 1) continue;
+      hashes[newId[id]!] = this.hashes[id]!;
+      present[newId[id]!] = 1;
+    }
+    this.hashes = hashes;
+    this.present = present;
+  }
+
   remove(id: number): void {
     if (this.present[id] !== 1) return;
     const mask = this.mask;

@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import type { AppDeps } from './app-deps.ts';
 import { createErrorHandler, jsonError, validationError } from './http/errors.ts';
+import { warnUntrustedForwarding } from './http/forwarded-warning.ts';
 import { requestLog } from './http/request-log.ts';
 import { requireAuth } from './http/require-auth.ts';
 import { analyticsOrigins, createSecurityHeaders } from './http/security-headers.ts';
@@ -29,6 +30,7 @@ export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono();
   app.onError(onError);
   app.use('*', requestId());
+  app.use('*', warnUntrustedForwarding(deps.logger, deps.config.TRUST_PROXY));
   app.use(
     '*',
     createSecurityHeaders({

@@ -2,12 +2,14 @@ import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { deleteUserData } from '../../core/users/delete-user-data.ts';
 import { ensureUser } from '../../core/users/ensure-user.ts';
 import { getUser } from '../../core/users/get-user.ts';
+import { syncUserEmail } from '../../core/users/sync-user-email.ts';
 import { updateUser } from '../../core/users/update-user.ts';
 import { apiErrorBodySchema } from '../../shared/api-error.ts';
 import { createUserBodySchema, updateUserBodySchema, userRecordSchema } from '../../shared/user.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { validationError } from '../http/errors.ts';
 import type { AuthEnv } from '../http/require-auth.ts';
+import { requireLiveSession } from '../http/require-live-session.ts';
 
 /**
  * /api/user: the signed-in user's own record. Every handler works on `auth.claims.sub` only, so
@@ -88,6 +90,19 @@ const deleteRoute = createRoute({
   },
 });
 
+const syncEmailRoute = createRoute({
+  method: 'post',
+  path: '/user/email',
+  tags: ['user'],
+  summary: 'Take the identity’s verified e-mail address into the record (after a change)',
+  security,
+  responses: {
+    200: { description: 'The record, with the identity’s verified address', ...record },
+    401: error('No valid access token, or the session was signed out'),
+    404: error('No record yet'),
+  },
+});
+
 export function createUserRoutes(deps: Pick<AppDeps, 'database' | 'identity'>) {
   const db = deps.database.db;
   const app = new OpenAPIHono<AuthEnv>({
@@ -101,6 +116,8 @@ export function createUserRoutes(deps: Pick<AppDeps, 'database' | 'identity'>) {
     name: 'Authorization',
     description: 'The Cognito access token, raw (as the web app sends it) or as `Bearer <token>`.',
   });
+  app.use('/user', requireLiveSession(deps.identity));
+  app.use('/user/email', requireLiveSession(deps.identity));
   app.openapi(getRoute, async (c) => {
     c.header('Cache-Control', 'no-store');
     return c.json(await getUser({ db }, c.get('auth').claims.sub), 200);
@@ -116,6 +133,14 @@ export function createUserRoutes(deps: Pick<AppDeps, 'database' | 'identity'>) {
       { userId: claims.sub, accessToken },
     );
     return created ? c.json(user, 201) : c.json(user, 200);
+  });
+  app.openapi(syncEmailRoute, async (c) => {
+    const { claims, accessToken } = c.get('auth');
+    c.header('Cache-Control', 'no-store');
+    return c.json(
+      await syncUserEmail({ db, identity: deps.identity }, { userId: claims.sub, accessToken }),
+      200,
+    );
   });
   app.openapi(deleteRoute, async (c) => {
     await deleteUserData({ db }, c.get('auth').claims.sub);

@@ -1,8 +1,5 @@
 import { z } from 'zod';
-
-/** The sources Earshot reads (PRODUCT.md §2). */
-export const SOURCE_NAMES = ['hackernews', 'reddit', 'lobsters'] as const;
-export type SourceName = (typeof SOURCE_NAMES)[number];
+import { SOURCE_NAMES } from '../../shared/sources.ts';
 
 /** One post or comment, whatever site it came from (PRODUCT.md §2); the connector adds `fetchedAt`. */
 export const normalisedItemSchema = z.object({

@@ -89,7 +89,7 @@ describe('Cognito mode: destructive routes ask the provider whether the session 
     for (const [method, body] of [
       ['PUT', { emailAlerts: 'off' }],
       ['DELETE', undefined],
-      ['POST', {}],
+      ['POST', undefined],
     ] as const) {
       const path = method === 'POST' ? '/api/user/email' : '/api/user';
       const response = await call(path, tokens.AccessToken, method, body);

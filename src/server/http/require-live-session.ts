@@ -4,14 +4,13 @@ import { jsonError } from './errors.ts';
 import type { AuthEnv } from './require-auth.ts';
 
 /**
- * For destructive and account-changing requests (every method but GET and HEAD): the token's
- * session must still be live at the identity provider. requireAuth's check is signature-only
+ * For the destructive and account-changing routes it is mounted on: the token's session must
+ * still be live at the identity provider. requireAuth's check is signature-only
  * with a real Cognito pool, so a token signed out with GlobalSignOut or a password change would
  * otherwise keep working here until it expires (docs/decisions/0006-token-verification.md).
  */
 export function requireLiveSession(identity: IdentityProvider): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
-    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     try {
       await identity.verifySession(c.get('auth').accessToken);
     } catch (error) {

@@ -116,8 +116,11 @@ export function createUserRoutes(deps: Pick<AppDeps, 'database' | 'identity'>) {
     name: 'Authorization',
     description: 'The Cognito access token, raw (as the web app sends it) or as `Bearer <token>`.',
   });
-  app.use('/user', requireLiveSession(deps.identity));
-  app.use('/user/email', requireLiveSession(deps.identity));
+  // Account-changing and destructive requests ask the provider whether the session is live.
+  // (POST /api/user only makes sure the record exists, asking GetUser itself when it creates it.)
+  const liveSession = requireLiveSession(deps.identity);
+  app.on(['PUT', 'DELETE'], '/user', liveSession);
+  app.on('POST', '/user/email', liveSession);
   app.openapi(getRoute, async (c) => {
     c.header('Cache-Control', 'no-store');
     return c.json(await getUser({ db }, c.get('auth').claims.sub), 200);

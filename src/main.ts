@@ -8,8 +8,8 @@ import { openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { createMailer } from './delivery/mailer.ts';
 import { createIdentityProvider } from './identity/create-identity-provider.ts';
+import { createLogger } from './platform/logger.ts';
 import { createApp } from './server/create-app.ts';
-import { createLogger } from './server/logger.ts';
 import { readVersion } from './server/version.ts';
 
 /**

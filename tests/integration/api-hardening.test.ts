@@ -6,8 +6,8 @@ import { createMailer } from '../../src/delivery/mailer.ts';
 import { createCognitoProvider } from '../../src/identity/cognito/create-cognito-provider.ts';
 import { createEmbeddedIdentity } from '../../src/identity/embedded/create-embedded-identity.ts';
 import type { IdentityProvider } from '../../src/identity/port.ts';
+import { createLogger } from '../../src/platform/logger.ts';
 import { createApp } from '../../src/server/create-app.ts';
-import { createLogger } from '../../src/server/logger.ts';
 import { apiErrorOf, type IdentityApp, startIdentityApp } from '../support/identity-app.ts';
 import { createTestConfig } from '../support/test-config.ts';
 import { createTestDatabase } from '../support/test-database.ts';
@@ -46,7 +46,7 @@ describe('Cognito mode: destructive routes ask the provider whether the session 
       userPoolId: idp.identity.userPoolId,
       clientId: idp.identity.clientId,
       endpoint: idp.idpEndpoint,
-      now: idp.clock.now,
+      now: () => idp.clock.now().getTime(),
     });
     app = createApp({
       config,

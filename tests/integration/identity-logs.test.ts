@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { expect, test } from 'vitest';
 import { idpUsers } from '../../src/db/schema/identity.ts';
-import { createLogger } from '../../src/server/logger.ts';
+import { createLogger } from '../../src/platform/logger.ts';
 import {
   failureOf,
   startIdentityApp,

@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { users } from '../../db/schema/users.ts';
 import { type IdentityProvider, InvalidTokenError } from '../../identity/port.ts';
-import { AppError } from '../../server/http/errors.ts';
 import type { UserRecord } from '../../shared/user.ts';
+import { NotFoundError, UnauthenticatedError } from '../errors.ts';
 import { toUserRecord } from './user-record.ts';
 
 /**
@@ -17,11 +17,11 @@ export async function syncUserEmail(
 ): Promise<UserRecord> {
   const profile = await ctx.identity.fetchProfile(input.accessToken).catch((error: unknown) => {
     if (error instanceof InvalidTokenError)
-      throw new AppError('UNAUTHORIZED', 'Sign in again to continue.');
+      throw new UnauthenticatedError('Sign in again to continue.');
     throw error;
   });
   if (profile.sub !== input.userId) {
-    throw new AppError('UNAUTHORIZED', 'The access token does not belong to this identity.');
+    throw new UnauthenticatedError('The access token does not belong to this identity.');
   }
   const query = ctx.db.select().from(users).where(eq(users.id, input.userId));
   const [row] = profile.emailVerified
@@ -32,8 +32,7 @@ export async function syncUserEmail(
         .returning()
     : await query;
   if (!row) {
-    throw new AppError(
-      'NOT_FOUND',
+    throw new NotFoundError(
       'There is no user record for this account yet. POST /api/user creates it.',
     );
   }

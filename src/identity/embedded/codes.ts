@@ -1,6 +1,5 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { type IdpCodePurpose, idpCodes } from '../../db/schema/identity.ts';
-import { nowDate } from './clock.ts';
 import { composeCodeEmail } from './code-email.ts';
 import type { ServiceContext } from './context.ts';
 import { errors } from './errors.ts';
@@ -37,7 +36,7 @@ export async function issueCode(
 ): Promise<void> {
   const { email, sub, purpose } = options;
   const code = createCode();
-  const now = ctx.clock.now();
+  const now = ctx.clock.now().getTime();
   const row = {
     email,
     purpose,
@@ -89,7 +88,7 @@ export async function spendCode(
   // With no code on record, an address without a reachable account gets the answer a wrong
   // code gets (PreventUserExistenceErrors, as Cognito answers ConfirmForgotPassword).
   if (!row && options.knownUser === false) throw errors.codeMismatch();
-  if (!row || row.expiresAt.getTime() <= ctx.clock.now()) throw errors.codeExpired();
+  if (!row || row.expiresAt.getTime() <= ctx.clock.now().getTime()) throw errors.codeExpired();
   if (row.failedAttempts >= ctx.limiter.limits.codeFailedAttempts)
     throw errors.tooManyFailedAttempts();
   if (!row.sub || !equalSecrets(row.codeHash, hashCode(code, email, purpose))) {
@@ -109,5 +108,5 @@ export async function spendCode(
 }
 
 export async function sweepCodes(ctx: Pick<ServiceContext, 'db' | 'clock'>): Promise<void> {
-  await ctx.db.delete(idpCodes).where(lt(idpCodes.expiresAt, nowDate(ctx.clock)));
+  await ctx.db.delete(idpCodes).where(lt(idpCodes.expiresAt, ctx.clock.now()));
 }

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { idpClients, idpUsers } from '../../db/schema/identity.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { normalizeEmail } from './attributes.ts';
-import { type Clock, nowDate } from './clock.ts';
 import { errors } from './errors.ts';
 import { computeSecretHash, equalSecrets } from './secrets.ts';
 
@@ -56,7 +56,7 @@ export async function updateUser(
 ): Promise<void> {
   await ctx.db
     .update(idpUsers)
-    .set({ ...changes, updatedAt: nowDate(ctx.clock) })
+    .set({ ...changes, updatedAt: ctx.clock.now() })
     .where(eq(idpUsers.sub, sub));
 }
 

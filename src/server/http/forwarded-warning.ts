@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../../platform/logger.ts';
 
 /**
  * Requests carrying X-Forwarded-For while TRUST_PROXY is off mean Earshot sits behind a proxy it

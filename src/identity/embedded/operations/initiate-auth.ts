@@ -62,9 +62,9 @@ export const initiateAuth = defineOperation({
 });
 
 /**
- * Decision order (cognito-protocol.md §4.1). An unconfirmed user learns so whatever the
- * password, as Cognito answers (docs/decisions/0005). Every attempt is counted before its
- * password is checked, so concurrent guesses cannot slip past the lockout.
+ * Decision order (docs/product.md, "Sign-in decision order"). An unconfirmed user learns so
+ * whatever the password, as Cognito answers (docs/decisions/0005). Every attempt is counted
+ * before its password is checked, so concurrent guesses cannot slip past the lockout.
  */
 async function signIn(
   ctx: ServiceContext,

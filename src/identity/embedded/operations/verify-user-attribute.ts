@@ -1,7 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { idpCodes, idpUsers } from '../../../db/schema/identity.ts';
-import { nowDate } from '../clock.ts';
 import { spendCode } from '../codes.ts';
 import { defineOperation } from '../context.ts';
 import { errors } from '../errors.ts';
@@ -42,7 +41,7 @@ export const verifyUserAttribute = defineOperation({
             email: target,
             pendingEmail: null,
             emailVerified: true,
-            updatedAt: nowDate(ctx.clock),
+            updatedAt: ctx.clock.now(),
           })
           .where(eq(idpUsers.sub, user.sub));
         if (target !== user.email) {

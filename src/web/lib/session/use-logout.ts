@@ -9,9 +9,10 @@ import { clearTokenRecord, readTokenRecord } from '../token-storage.ts';
 import { loggedOut } from './session-slice.ts';
 
 /**
- * Spec §2: Log Out clears the stored session, resets the API cache and goes to the login page.
- * The dashboard's auth gate may notice the cleared session first and redirect too; `loggedOut`
- * tells it to go to the plain login page, so both lead to the same place.
+ * docs/product.md, "The session in the browser": Log Out clears the stored session, resets the API
+ * cache and goes to the login page. The dashboard's auth gate may notice the cleared session first
+ * and redirect too; `loggedOut` tells it to go to the plain login page, so both lead to the same
+ * place.
  *
  * The refresh token is revoked at the identity provider too (RevokeToken), so a copy of it stops
  * working; best effort and never waited for: an unreachable provider must not keep anyone from

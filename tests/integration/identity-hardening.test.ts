@@ -137,6 +137,40 @@ describe('identity hardening', () => {
       });
     });
 
+    test('a reset code sent to the old address dies with the switch', async () => {
+      const user = await app.createUser();
+      const tokens = await app.signIn(user);
+      await sdk.send(new ForgotPasswordCommand({ ClientId: clientId, Username: user.email }));
+      const resetCode = await app.smtp!.nextCode(user.email);
+      const next = uniqueEmail('switched');
+      await sdk.send(
+        new UpdateUserAttributesCommand({
+          AccessToken: tokens.AccessToken,
+          UserAttributes: [{ Name: 'email', Value: next }],
+        }),
+      );
+      await sdk.send(
+        new VerifyUserAttributeCommand({
+          AccessToken: tokens.AccessToken,
+          AttributeName: 'email',
+          Code: await app.smtp!.nextCode(next),
+        }),
+      );
+      expect(
+        await failureOf(
+          sdk.send(
+            new ConfirmForgotPasswordCommand({
+              ClientId: clientId,
+              Username: user.email,
+              ConfirmationCode: resetCode,
+              Password: 'Taken-Over-1',
+            }),
+          ),
+        ),
+      ).toMatchObject({ name: 'CodeMismatchException' });
+      await signIn(next);
+    });
+
     test('an address another account uses is refused with AliasExistsException', async () => {
       const user = await app.createUser();
       const other = await app.createUser();

@@ -113,6 +113,23 @@ describe.runIf(availability.run)('accounts in Chromium', () => {
     expect(problems.errors).toEqual([]);
   });
 
+  test('signed out everywhere (GlobalSignOut), the next change ends the session at the login page', async () => {
+    const user = await suite.e2e.createConfirmedUser();
+    const context = await suite.newContext({ viewport: VIEWPORT });
+    await suite.e2e.seedSession(context, user);
+    const { page } = await openPage(context, [/status of 40[01]/]);
+    await page.goto('/dashboard/settings');
+    await page.getByRole('heading', { name: 'Email alerts' }).waitFor();
+    const record = await storedRecord(page);
+    await suite.e2e.globalSignOut(record?.AccessToken ?? '');
+
+    // The API refuses the token, the refresh is refused too: the auth gate sends the user to log in.
+    await page.getByLabel('Daily digest').check();
+    await page.getByRole('button', { name: 'Save email alerts' }).click();
+    await page.waitForURL(/\/account\/login\?redirectTo=/);
+    expect(await storedRecord(page)).toBeNull();
+  });
+
   test('an expired access token is refreshed silently, on navigation and on reload', async () => {
     const shortLived = await startE2eApp({
       IDP_ACCESS_TOKEN_TTL_SECONDS: String(SHORT_TTL_SECONDS),

@@ -1,7 +1,3 @@
-import {
-  CognitoIdentityProviderClient,
-  GlobalSignOutCommand,
-} from '@aws-sdk/client-cognito-identity-provider';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type AppProcess, startAppProcess } from '../support/app-process.ts';
@@ -35,7 +31,6 @@ describe.runIf(availability.run)('Earshot in Cognito mode, in Chromium', () => {
   let browser: Browser | undefined;
   let pool: E2eApp;
   let app: AppProcess;
-  let poolSdk: CognitoIdentityProviderClient;
   let poolEndpoint: string;
 
   beforeAll(async () => {
@@ -55,14 +50,8 @@ describe.runIf(availability.run)('Earshot in Cognito mode, in Chromium', () => {
         COGNITO_ENDPOINT: poolEndpoint,
       },
     });
-    poolSdk = new CognitoIdentityProviderClient({
-      region: config.identity.region,
-      endpoint: poolEndpoint,
-      maxAttempts: 1,
-    });
   });
   afterAll(async () => {
-    poolSdk?.destroy();
     await browser?.close();
     await app?.stop();
     await pool?.close();
@@ -131,7 +120,7 @@ describe.runIf(availability.run)('Earshot in Cognito mode, in Chromium', () => {
     await page.getByTestId('sidebar').getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Email alerts' }).waitFor();
     const second = await storedRecord(page);
-    await poolSdk.send(new GlobalSignOutCommand({ AccessToken: second?.AccessToken }));
+    await pool.globalSignOut(second?.AccessToken ?? '');
 
     // Reads keep the fast signature check; deleting the account asks the pool and is refused.
     const token = second?.AccessToken ?? '';

@@ -154,8 +154,10 @@ export const idpRateCounters = pgTable('idp_rate_counters', {
 });
 
 /**
- * Failed sign-ins per user name, for the lockout. Keyed by the name typed (lower-cased) for
- * unknown users too, so a lockout looks the same whether or not the account exists.
+ * Sign-in attempts per user name since its last success, for the lockout: each attempt is counted
+ * before its password is checked (`failures`, `last_failure_at`), and a success deletes the row.
+ * Keyed by the name typed (normalised) for unknown users too, so a lockout looks the same whether
+ * or not the account exists.
  */
 export const idpSignInFailures = pgTable('idp_sign_in_failures', {
   key: text('key').primaryKey(),

@@ -11,6 +11,8 @@ export type MailMessage = {
   text: string;
   html?: string;
   headers?: Record<string, string>;
+  /** `<id@host>`; nodemailer makes one when absent. */
+  messageId?: string;
 };
 
 export type SentMail = { messageId: string; file?: string };

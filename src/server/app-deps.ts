@@ -1,6 +1,7 @@
 import type { Config } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { IdentityProvider } from '../identity/port.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { Logger } from './logger.ts';
 
 /** Everything the HTTP app needs, built once by main.ts (or by a test). */
@@ -14,4 +15,6 @@ export type AppDeps = {
   startedAt: number;
   /** Directory of the built web app; null serves no web app (API-only tests). */
   webRoot: string | null;
+  /** Time for delivery's routes (the test-email limit); the system clock when absent. */
+  clock?: Clock;
 };

@@ -8,6 +8,7 @@ import { requireAuth } from './http/require-auth.ts';
 import { analyticsOrigins, createSecurityHeaders } from './http/security-headers.ts';
 import { createStaticWeb } from './http/static-web.ts';
 import { unknownApiPathsAnswer404 } from './http/unknown-api-paths.ts';
+import { createEmailAlertRoutes } from './routes/email-alerts.ts';
 import { createHealthRoutes } from './routes/health.ts';
 import { createPublicConfigRoutes } from './routes/public-config.ts';
 import { createUserRoutes } from './routes/user.ts';
@@ -68,6 +69,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', createHealthRoutes(deps));
   api.route('/', createPublicConfigRoutes(deps));
   api.route('/', createUserRoutes(deps));
+  api.route('/', createEmailAlertRoutes(deps));
   api.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'Earshot API', version: deps.version },

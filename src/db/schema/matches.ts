@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   index,
   jsonb,
   pgTable,
@@ -49,6 +50,10 @@ export const matches = pgTable(
     itemCreatedAt: at('item_created_at').notNull(),
     matchedAt: at('matched_at').notNull().defaultNow(),
     readAt: at('read_at'),
+    // Not yet decided on by delivery (docs/decisions/0015-delivery-outbox.md): the decider
+    // clears these in the transaction that queues the email or webhook call covering the match.
+    emailPending: boolean('email_pending').notNull().default(true),
+    webhookPending: boolean('webhook_pending').notNull().default(true),
   },
   (table) => [
     uniqueIndex('matches_monitor_item_idx').on(table.monitorId, table.source, table.externalId),
@@ -57,6 +62,10 @@ export const matches = pgTable(
     index('matches_user_unread_idx')
       .on(table.userId, table.id.desc())
       .where(sql`${table.readAt} is null`),
+    index('matches_email_pending_idx').on(table.userId, table.id).where(sql`${table.emailPending}`),
+    index('matches_webhook_pending_idx')
+      .on(table.monitorId, table.id)
+      .where(sql`${table.webhookPending}`),
   ],
 );
 

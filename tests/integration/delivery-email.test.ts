@@ -249,3 +249,27 @@ test('post text is escaped in the HTML; no remote images', async () => {
   // No tag that loads anything remote: no images, scripts, stylesheets or frames.
   expect(mail.html).not.toMatch(/<(img|script|link|iframe)\b/i);
 });
+
+test('"send me a test email" queues one through the outbox, at most one a minute', async () => {
+  h.clock.set(Date.now());
+  const person = await h.app.createUser();
+  const { AccessToken } = await h.app.signIn(person);
+  expect(
+    (await h.app.api('/api/user', { token: AccessToken, method: 'POST', body: {} })).status,
+  ).toBe(201);
+  const first = await h.app.api('/api/user/test-email', { token: AccessToken, method: 'POST' });
+  expect(first.status).toBe(202);
+  expect(await first.json()).toEqual({ queued: true, to: person.email });
+  const again = await h.app.api('/api/user/test-email', { token: AccessToken, method: 'POST' });
+  expect(again.status).toBe(429);
+  expect(Number(again.headers.get('Retry-After'))).toBeGreaterThan(0);
+  expect(((await again.json()) as { error: { code: string } }).error.code).toBe('RATE_LIMITED');
+  expect((await h.app.api('/api/user/test-email', { method: 'POST' })).status).toBe(401);
+  // The API keeps the system's time; delivery catches up with it.
+  h.clock.set(Date.now() + 1000);
+  await h.pass();
+  const mail = await sink().waitForMail(person.email);
+  expect(mail.subject).toBe('Earshot test email: this is how your alerts look');
+  expect(header(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+  expect(sink().pending(person.email)).toHaveLength(0);
+});

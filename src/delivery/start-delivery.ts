@@ -9,6 +9,8 @@ import { type ChannelSenders, drainOutbox } from './drain-outbox.ts';
 import type { Mailer } from './mailer.ts';
 import { sendEmail } from './send-email.ts';
 import { loadUnsubscribeTokens } from './unsubscribe-token.ts';
+import { decideWebhooks } from './webhooks/decide-webhooks.ts';
+import { sendWebhook } from './webhooks/send-webhook.ts';
 
 export type DeliveryDeps = {
   db: Database;
@@ -20,14 +22,12 @@ export type DeliveryDeps = {
   clock?: Clock;
 };
 
-export const CHANNEL_SENDERS: ChannelSenders = {
-  email: sendEmail,
-  webhook: async () => ({ status: 'cancelled', reason: 'webhooks are not built yet' }),
-};
+export const CHANNEL_SENDERS: ChannelSenders = { email: sendEmail, webhook: sendWebhook };
 
 /** One pass of every step: decide what is due, then send what is queued. */
 export async function runDeliveryPass(ctx: DeliveryContext): Promise<void> {
   await decideEmails(ctx);
+  await decideWebhooks(ctx);
   for (let round = 0; round < 50; round++) {
     const { sent, failed, retrying, cancelled } = await drainOutbox(ctx, CHANNEL_SENDERS);
     if (sent + failed + retrying + cancelled === 0) break;

@@ -10,6 +10,7 @@ import { createStaticWeb } from './http/static-web.ts';
 import { unknownApiPathsAnswer404 } from './http/unknown-api-paths.ts';
 import { createEmailAlertRoutes } from './routes/email-alerts.ts';
 import { createHealthRoutes } from './routes/health.ts';
+import { createMonitorWebhookRoutes } from './routes/monitor-webhooks.ts';
 import { createPublicConfigRoutes } from './routes/public-config.ts';
 import { createUserRoutes } from './routes/user.ts';
 
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', createPublicConfigRoutes(deps));
   api.route('/', createUserRoutes(deps));
   api.route('/', createEmailAlertRoutes(deps));
+  api.route('/', createMonitorWebhookRoutes(deps));
   api.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'Earshot API', version: deps.version },

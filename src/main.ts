@@ -9,8 +9,8 @@ import { migrateDatabase } from './db/migrate.ts';
 import { createMailer } from './delivery/mailer.ts';
 import { startDelivery } from './delivery/start-delivery.ts';
 import { createIdentityProvider } from './identity/create-identity-provider.ts';
+import { createLogger } from './platform/logger.ts';
 import { createApp } from './server/create-app.ts';
-import { createLogger } from './server/logger.ts';
 import { readVersion } from './server/version.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { Config } from '../config/env.ts';
 import type { Database } from '../db/client.ts';
 import type { MatchEvents } from '../pipeline/match-events.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
-import type { Logger } from '../server/logger.ts';
+import type { Logger } from '../platform/logger.ts';
 import { decideEmails } from './decide-emails.ts';
 import type { DeliveryContext } from './delivery-context.ts';
 import { type ChannelSenders, drainOutbox } from './drain-outbox.ts';

@@ -157,7 +157,7 @@ test('every bad token is refused with a 400 JSON error, and nothing changes', as
       });
       expect(response.status, `${method} ${value}`).toBe(400);
       const body = (await response.json()) as { error: { code: string; message: string } };
-      expect(body.error.code).toBe('BAD_REQUEST');
+      expect(body.error.code).toBe('VALIDATION_FAILED');
       expect(body.error.message).toMatch(/unsubscribe link/);
     }
   }

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { ValidationError } from '../../src/core/errors.ts';
 import {
   getMonitorWebhook,
   setMonitorWebhook,
 } from '../../src/core/webhooks/set-monitor-webhook.ts';
-import { WebhookUrlError } from '../../src/core/webhooks/webhook-errors.ts';
 import { deliveryOutbox } from '../../src/db/schema/delivery.ts';
 import { monitors } from '../../src/db/schema/monitors.ts';
 import type { DeliveryContext } from '../../src/delivery/delivery-context.ts';
@@ -211,7 +211,7 @@ test('private, loopback and link-local addresses are refused when saved and when
         webhook: { kind: 'json', url },
       }),
       url,
-    ).rejects.toBeInstanceOf(WebhookUrlError);
+    ).rejects.toBeInstanceOf(ValidationError);
   }
   // A name is resolved at send time: localhost resolves to loopback, so the call is refused then.
   await setMonitorWebhook(strict, {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.ts';
 import { createMailer } from '../../src/delivery/mailer.ts';
 import { createEmbeddedIdentity } from '../../src/identity/embedded/create-embedded-identity.ts';
-import { createLogger } from '../../src/server/logger.ts';
+import { createLogger } from '../../src/platform/logger.ts';
 import { type IdentityApp, startIdentityApp } from '../support/identity-app.ts';
 import { createTestConfig } from '../support/test-config.ts';
 import { createTestDatabase } from '../support/test-database.ts';

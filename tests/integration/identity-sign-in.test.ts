@@ -60,7 +60,7 @@ describe('sign-in, tokens and refresh', () => {
     expect(result.TokenType).toBe('Bearer');
     expect(result.RefreshToken).toMatch(/^[A-Za-z0-9_-]{80,}$/);
 
-    const now = Math.floor(app.clock.now() / 1000);
+    const now = Math.floor(app.clock.now().getTime() / 1000);
     const access = decodeJwt(result.AccessToken!);
     expect(Object.keys(access)).toEqual([
       'sub',
@@ -117,7 +117,7 @@ describe('sign-in, tokens and refresh', () => {
 
     // Both verify against the published JWKS, as any Cognito verifier would do it.
     const jwks = createRemoteJWKSet(new URL(`${app.identity.issuer}/.well-known/jwks.json`));
-    const options = { issuer: app.identity.issuer, currentDate: new Date(app.clock.now()) };
+    const options = { issuer: app.identity.issuer, currentDate: app.clock.now() };
     await expect(jwtVerify(result.AccessToken!, jwks, options)).resolves.toBeTruthy();
     await expect(
       jwtVerify(result.IdToken!, jwks, { ...options, audience: clientId }),
@@ -219,7 +219,7 @@ describe('sign-in, tokens and refresh', () => {
       expect(after.origin_jti).toBe(before.origin_jti);
       expect(after.auth_time).toBe(before.auth_time);
       expect(after.jti).not.toBe(before.jti);
-      expect(after.iat).toBe(Math.floor(app.clock.now() / 1000));
+      expect(after.iat).toBe(Math.floor(app.clock.now().getTime() / 1000));
       expect(decodeJwt(result.IdToken!).origin_jti).toBe(before.origin_jti);
       await sdk.send(new GetUserCommand({ AccessToken: result.AccessToken! }));
     }

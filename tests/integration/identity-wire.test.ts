@@ -12,8 +12,8 @@ import {
   uniqueEmail,
 } from '../support/identity-app.ts';
 
-// The embedded service's framing as Cognito's (cognito-protocol.md §1.1, §2), checked on the raw
-// wire and through the real AWS SDK v3 client.
+// The embedded service's framing as Cognito's (docs/product.md, "Framing" and
+// "Errors on the wire"), checked on the raw wire and through the real AWS SDK v3 client.
 describe('identity service wire protocol', () => {
   let app: IdentityApp;
   beforeAll(async () => {

@@ -11,8 +11,9 @@ import {
 import type { TokenRecord } from '../../src/web/lib/token-record.ts';
 import { type IdentityApp, startIdentityApp } from '../support/identity-app.ts';
 
-// The browser's refresh logic (spec §4) against the real embedded identity service over HTTP,
-// with the real AWS SDK client; only localStorage is replaced by a plain object.
+// The browser's refresh logic (docs/product.md, "The session in the browser") against the real
+// embedded identity service over HTTP, with the real AWS SDK client; only localStorage is replaced
+// by a plain object.
 describe('session refresh against the embedded identity service', () => {
   let app: IdentityApp;
   beforeAll(async () => {

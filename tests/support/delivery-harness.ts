@@ -10,7 +10,7 @@ import { loadMonitorIndex } from '../../src/pipeline/load-monitor-index.ts';
 import { MatchEvents } from '../../src/pipeline/match-events.ts';
 import { matchNewItems } from '../../src/pipeline/match-new-items.ts';
 import { storeItems } from '../../src/pipeline/store-items.ts';
-import { createLogger } from '../../src/server/logger.ts';
+import { createLogger } from '../../src/platform/logger.ts';
 import type { EmailAlertMode } from '../../src/shared/user.ts';
 import type { NormalisedItem } from '../../src/sources/normalise/normalised-item.ts';
 import { type IdentityApp, startIdentityApp, uniqueEmail } from './identity-app.ts';

@@ -13,8 +13,8 @@ import {
   type EmbeddedIdentity,
 } from '../../src/identity/embedded/create-embedded-identity.ts';
 import type { LimitOverrides } from '../../src/identity/embedded/limits.ts';
+import { createLogger, type Logger } from '../../src/platform/logger.ts';
 import { createApp } from '../../src/server/create-app.ts';
-import { createLogger, type Logger } from '../../src/server/logger.ts';
 import { type ApiErrorBody, apiErrorBodySchema } from '../../src/shared/api-error.ts';
 import { createManualClock, type ManualClock } from './manual-clock.ts';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
@@ -40,6 +40,8 @@ export type IdentityApp = {
   url: string;
   /** The endpoint to give the AWS SDK: `${url}/idp`. */
   idpEndpoint: string;
+  /** The Hono app being served (its `routes`, or `app.request()` without the network). */
+  app: ReturnType<typeof createApp>;
   config: Config;
   database: DatabaseHandle;
   identity: EmbeddedIdentity;
@@ -149,6 +151,7 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
   return {
     url: server.url,
     idpEndpoint: `${server.url}/idp`,
+    app,
     config,
     database,
     identity,

@@ -9,25 +9,13 @@ import { deliveryLinks, unsubscribeHeaders } from '../../delivery/delivery-conte
 import type { UnsubscribeTokens } from '../../delivery/unsubscribe-token.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { isTimeZone } from '../../shared/user.ts';
-
-/** One test email a minute per user: the outbox key names the minute, so a second is refused. */
-export class TestEmailTooSoonError extends Error {
-  override name = 'TestEmailTooSoonError';
-  readonly retryAfterSeconds: number;
-  constructor(retryAfterSeconds: number) {
-    super('A test email is already on its way. Try again in a minute.');
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-}
-
-export class NoUserRecordError extends Error {
-  override name = 'NoUserRecordError';
-}
+import { NotFoundError, RateLimitedError } from '../errors.ts';
 
 /**
  * Queues "send me a test email": the alert template with one sample match, through the same
  * outbox and sender as real alerts, so it proves the whole path (SMTP settings included).
- * Sent whatever the alert mode is: the user asked for it.
+ * Sent whatever the alert mode is: the user asked for it. One a minute per user: the outbox key
+ * names the minute, so a second one within it is refused.
  */
 export async function queueTestEmail(
   ctx: {
@@ -39,7 +27,10 @@ export async function queueTestEmail(
   userId: string,
 ): Promise<{ queued: true; to: string }> {
   const [user] = await ctx.db.select().from(users).where(eq(users.id, userId));
-  if (!user) throw new NoUserRecordError('There is no user record for this account yet.');
+  if (!user)
+    throw new NotFoundError(
+      'There is no user record for this account yet. POST /api/user creates it.',
+    );
   const now = ctx.clock.now();
   const minute = Math.floor(now.getTime() / 60_000);
   const links = deliveryLinks(ctx.config, ctx.tokens.sign(userId));
@@ -87,7 +78,10 @@ export async function queueTestEmail(
     .onConflictDoNothing({ target: deliveryOutbox.dedupeKey })
     .returning({ id: deliveryOutbox.id });
   if (inserted.length === 0) {
-    throw new TestEmailTooSoonError(60 - Math.floor((now.getTime() % 60_000) / 1000));
+    throw new RateLimitedError(
+      'A test email is already on its way. Try again in a minute.',
+      60 - Math.floor((now.getTime() % 60_000) / 1000),
+    );
   }
   return { queued: true, to: user.email };
 }

@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { users } from '../../db/schema/users.ts';
 import type { UnsubscribeTokens } from '../../delivery/unsubscribe-token.ts';
+import { ValidationError } from '../errors.ts';
 
-/** The unsubscribe token is missing or not one Earshot signed; nothing was changed. */
-export class InvalidUnsubscribeTokenError extends Error {
-  override name = 'InvalidUnsubscribeTokenError';
+function invalidToken(message: string): ValidationError {
+  return new ValidationError(message, [{ path: 'unsubscribeToken', message }]);
 }
 
 /**
@@ -18,13 +18,13 @@ export async function unsubscribeByToken(
   token: string | undefined,
 ): Promise<{ unsubscribed: true }> {
   if (token === undefined || token.trim() === '') {
-    throw new InvalidUnsubscribeTokenError(
+    throw invalidToken(
       'The unsubscribe link has no token. Open the link from the email again, or change email alerts in Settings.',
     );
   }
   const userId = ctx.tokens.verify(token.trim());
   if (!userId) {
-    throw new InvalidUnsubscribeTokenError(
+    throw invalidToken(
       'This unsubscribe link is not valid (it may be cut short or altered). Open the link from the email again, or change email alerts in Settings.',
     );
   }

@@ -6,7 +6,7 @@ import { type MonitorWebhookRow, monitorWebhooks } from '../../db/schema/deliver
 import { monitors } from '../../db/schema/monitors.ts';
 import { webhookUrlProblem } from '../../delivery/webhooks/webhook-address.ts';
 import type { MonitorWebhook, SetWebhookBody } from '../../shared/webhook.ts';
-import { MonitorNotFoundError, WebhookUrlError } from './webhook-errors.ts';
+import { monitorNotFound, webhookUrlInvalid } from './webhook-errors.ts';
 
 type Ctx = { db: Database; config: Pick<Config, 'WEBHOOK_ALLOW_PRIVATE'> };
 
@@ -26,7 +26,7 @@ export async function setMonitorWebhook(
   }
   const url = input.webhook.url.trim();
   const problem = webhookUrlProblem(url, ctx.config.WEBHOOK_ALLOW_PRIVATE);
-  if (problem) throw new WebhookUrlError(`The webhook URL ${problem}.`);
+  if (problem) throw webhookUrlInvalid(problem);
   const [row] = await ctx.db
     .insert(monitorWebhooks)
     .values({
@@ -67,13 +67,13 @@ export async function getMonitorWebhook(
 
 export async function findOwnMonitor(db: Database, userId: string, monitorId: string) {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(monitorId)) {
-    throw new MonitorNotFoundError();
+    throw monitorNotFound();
   }
   const [monitor] = await db
     .select({ id: monitors.id, name: monitors.name, query: monitors.query })
     .from(monitors)
     .where(and(eq(monitors.id, monitorId), eq(monitors.userId, userId)));
-  if (!monitor) throw new MonitorNotFoundError();
+  if (!monitor) throw monitorNotFound();
   return monitor;
 }
 

@@ -9,7 +9,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Match } from '../../shared/match.ts';
 import type { WebhookTestResult } from '../../shared/webhook.ts';
 import { findOwnMonitor } from './set-monitor-webhook.ts';
-import { NoWebhookError } from './webhook-errors.ts';
+import { noWebhook } from './webhook-errors.ts';
 
 /**
  * Sends a sample call to the monitor's webhook now, in the body of its kind (signed for `json`),
@@ -29,7 +29,7 @@ export async function testMonitorWebhook(
     .select()
     .from(monitorWebhooks)
     .where(eq(monitorWebhooks.monitorId, monitor.id));
-  if (!hook) throw new NoWebhookError();
+  if (!hook) throw noWebhook();
   const now = ctx.clock.now();
   const sample: Match = {
     id: '0',

@@ -1,33 +1,27 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import {
-  NoUserRecordError,
-  queueTestEmail,
-  TestEmailTooSoonError,
-} from '../../core/delivery/queue-test-email.ts';
-import {
-  InvalidUnsubscribeTokenError,
-  unsubscribeByToken,
-} from '../../core/delivery/unsubscribe-by-token.ts';
+import { createRoute, z } from '@hono/zod-openapi';
+import { queueTestEmail } from '../../core/delivery/queue-test-email.ts';
+import { unsubscribeByToken } from '../../core/delivery/unsubscribe-by-token.ts';
 import { loadUnsubscribeTokens, type UnsubscribeTokens } from '../../delivery/unsubscribe-token.ts';
 import { systemClock } from '../../platform/clock.ts';
-import { apiErrorBodySchema } from '../../shared/api-error.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { AppError, validationError } from '../http/errors.ts';
-import type { AuthEnv } from '../http/require-auth.ts';
+import {
+  createApiRouter,
+  errorResponse,
+  errorResponses,
+  jsonContent,
+  signedIn,
+} from '../http/api-router.ts';
 
 /**
- * The email-alert endpoints that are not the user record: the public unsubscribe link of alert
- * emails (GET, and the RFC 8058 one-click POST a mail client sends) and "send me a test email".
+ * The email-alert endpoints beside the user record: the public unsubscribe link of alert emails
+ * (GET, and the RFC 8058 one-click POST a mail client sends) and "send me a test email".
  */
 
-const error = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: apiErrorBodySchema } },
-});
 const unsubscribed = {
   description: 'Email alerts are off (also when they already were)',
-  content: { 'application/json': { schema: z.object({ unsubscribed: z.literal(true) }) } },
+  ...jsonContent(z.object({ unsubscribed: z.literal(true) })),
 };
+const badToken = errorResponse('The token is missing or not valid; nothing changed');
 const query = z.object({
   unsubscribeToken: z.string().optional().openapi({ description: 'The token of the email link' }),
 });
@@ -38,10 +32,7 @@ const unsubscribeGet = createRoute({
   tags: ['user'],
   summary: 'Turn email alerts off with the token of an alert email’s link (no sign-in)',
   request: { query },
-  responses: {
-    200: unsubscribed,
-    400: error('The token is missing or not valid; nothing changed'),
-  },
+  responses: { 200: unsubscribed, 400: badToken },
 });
 
 const unsubscribePost = createRoute({
@@ -50,10 +41,7 @@ const unsubscribePost = createRoute({
   tags: ['user'],
   summary: 'One-click unsubscribe (RFC 8058: form body List-Unsubscribe=One-Click)',
   request: { query },
-  responses: {
-    200: unsubscribed,
-    400: error('The token is missing or not valid; nothing changed'),
-  },
+  responses: { 200: unsubscribed, 400: badToken },
 });
 
 const testEmail = createRoute({
@@ -61,17 +49,14 @@ const testEmail = createRoute({
   path: '/user/test-email',
   tags: ['user'],
   summary: 'Send the signed-in user a test alert email',
-  security: [{ accessToken: [] }],
+  security: signedIn,
   responses: {
     202: {
       description: 'Queued; it arrives within seconds',
-      content: {
-        'application/json': { schema: z.object({ queued: z.literal(true), to: z.string() }) },
-      },
+      ...jsonContent(z.object({ queued: z.literal(true), to: z.string() })),
     },
-    401: error('No valid access token'),
-    404: error('No record yet'),
-    429: error('One test email a minute'),
+    ...errorResponses(401, 429),
+    404: errorResponse('No record yet'),
   },
 });
 
@@ -86,24 +71,12 @@ export function createEmailAlertRoutes(deps: Pick<AppDeps, 'database' | 'config'
     });
     return tokens;
   };
-  const unsubscribe = async (token: string | undefined) => {
-    try {
-      return await unsubscribeByToken({ db, tokens: await loadTokens() }, token);
-    } catch (failure) {
-      if (failure instanceof InvalidUnsubscribeTokenError)
-        throw new AppError('BAD_REQUEST', failure.message);
-      throw failure;
-    }
-  };
 
-  const app = new OpenAPIHono<AuthEnv>({
-    defaultHook: (result) => {
-      if (!result.success) throw validationError(result.error);
-    },
-  });
+  const app = createApiRouter();
   app.openapi(unsubscribeGet, async (c) => {
     c.header('Cache-Control', 'no-store');
-    return c.json(await unsubscribe(c.req.valid('query').unsubscribeToken), 200);
+    const token = c.req.valid('query').unsubscribeToken;
+    return c.json(await unsubscribeByToken({ db, tokens: await loadTokens() }, token), 200);
   });
   app.openapi(unsubscribePost, async (c) => {
     c.header('Cache-Control', 'no-store');
@@ -111,26 +84,16 @@ export function createEmailAlertRoutes(deps: Pick<AppDeps, 'database' | 'config'
     if (token === undefined) {
       // Some clients put the token in the form body rather than keep the link's query string.
       const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-      const fromBody = form.unsubscribeToken;
-      if (typeof fromBody === 'string') token = fromBody;
+      if (typeof form.unsubscribeToken === 'string') token = form.unsubscribeToken;
     }
-    return c.json(await unsubscribe(token), 200);
+    return c.json(await unsubscribeByToken({ db, tokens: await loadTokens() }, token), 200);
   });
   app.openapi(testEmail, async (c) => {
-    try {
-      const queued = await queueTestEmail(
-        { db, config: deps.config, clock, tokens: await loadTokens() },
-        c.get('auth').claims.sub,
-      );
-      return c.json(queued, 202);
-    } catch (failure) {
-      if (failure instanceof TestEmailTooSoonError) {
-        c.header('Retry-After', String(failure.retryAfterSeconds));
-        throw new AppError('RATE_LIMITED', failure.message);
-      }
-      if (failure instanceof NoUserRecordError) throw new AppError('NOT_FOUND', failure.message);
-      throw failure;
-    }
+    const queued = await queueTestEmail(
+      { db, config: deps.config, clock, tokens: await loadTokens() },
+      c.get('auth').claims.sub,
+    );
+    return c.json(queued, 202);
   });
   return app;
 }

@@ -1,4 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { type EmailMatch, renderAlertEmail } from '../../src/delivery/alert-email.ts';
 import { browserAvailability, openPage } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import type { E2eUser } from '../support/e2e-app.ts';
@@ -80,4 +82,106 @@ describe.runIf(availability.run)('email alerts in Chromium', () => {
     expect(problems.errors).toEqual([]);
     expect(visitor.problems.errors).toEqual([]);
   });
+
+  test('the alert email renders in light and dark, on a desktop and a phone, with nothing remote', async () => {
+    const email = sampleEmail();
+    for (const [name, colorScheme, width] of [
+      ['alert-email-light', 'light', 800],
+      ['alert-email-dark', 'dark', 800],
+      ['alert-email-phone-dark', 'dark', 390],
+    ] as const) {
+      const context = await suite.newContext({ colorScheme, viewport: { width, height: 900 } });
+      const page = await context.newPage();
+      const requests: string[] = [];
+      page.on('request', (request) => requests.push(request.url()));
+      await page.setContent(email.html);
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      expect(background).toBe(colorScheme === 'dark' ? 'rgb(11, 15, 23)' : 'rgb(244, 245, 247)');
+      // Nothing overflows a phone's width.
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      await page.screenshot({
+        path: fileURLToPath(new URL(`../../docs/screenshots/${name}.png`, import.meta.url)),
+        fullPage: true,
+      });
+      expect(requests).toEqual([]);
+    }
+  });
 });
+
+function sampleEmail() {
+  const at = new Date('2026-11-24T09:12:00Z');
+  const match = (id: number, monitorId: string, fields: Partial<EmailMatch>): EmailMatch => ({
+    id,
+    monitorId,
+    source: 'hackernews',
+    kind: 'post',
+    title: null,
+    snippet: '',
+    highlights: [],
+    url: null,
+    permalink: `https://news.ycombinator.com/item?id=${42000000 + id}`,
+    author: 'someone',
+    community: null,
+    itemCreatedAt: new Date(at.getTime() - id * 7 * 60_000),
+    ...fields,
+  });
+  return renderAlertEmail({
+    timeZone: 'Europe/Paris',
+    monitors: [
+      { id: 'm1', name: '', query: 'pglite', count: 3 },
+      { id: 'm2', name: 'Competitors', query: 'supabase OR neon', count: 2 },
+    ],
+    listed: [
+      match(1, 'm1', {
+        title: 'Show HN: PGlite 1.0 – Postgres in WASM, 3 MB gzipped',
+        snippet:
+          'PGlite is a WASM Postgres build packaged into a TypeScript library, so you can run Postgres in the browser, Node.js and Bun.',
+        highlights: [[0, 6]],
+        url: 'https://pglite.dev/',
+        author: 'samwillis',
+      }),
+      match(2, 'm1', {
+        kind: 'comment',
+        snippet:
+          'We moved our test suite from Docker Postgres to PGlite and it went from 4 minutes to 40 seconds. The catch: no extensions beyond the bundled ones.',
+        highlights: [[50, 56]],
+        author: 'tptacek',
+      }),
+      match(3, 'm1', {
+        source: 'reddit',
+        community: 'PostgreSQL',
+        title: 'Is PGlite ready for production local-first apps?',
+        snippet:
+          'Is PGlite ready for production local-first apps? We are evaluating it against SQLite + CRDTs.',
+        highlights: [[3, 9]],
+        author: 'u_devon',
+      }),
+      match(4, 'm2', {
+        source: 'lobsters',
+        title: 'Neon branches vs Supabase preview databases',
+        snippet:
+          'Neon branches vs Supabase preview databases: a practical comparison for CI pipelines.',
+        highlights: [
+          [0, 4],
+          [17, 25],
+        ],
+        author: 'jcs',
+      }),
+      match(5, 'm2', {
+        title: 'Supabase raises Series E',
+        snippet: 'Supabase raises Series E to build the Postgres development platform.',
+        highlights: [[0, 8]],
+      }),
+    ],
+    total: 5,
+    capReached: null,
+    links: {
+      alerts: 'https://earshot.example/dashboard/alerts',
+      settings: 'https://earshot.example/dashboard/settings',
+      unsubscribe: 'https://earshot.example/unsubscribe?token=abc',
+    },
+  });
+}

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { deliveryOutbox, emailDeliveryState } from '../db/schema/delivery.ts';
 import { matches } from '../db/schema/matches.ts';
 import { monitors } from '../db/schema/monitors.ts';
@@ -29,10 +29,24 @@ const USERS_PER_PASS = 500;
  * meanwhile are still flagged and wait for the next batch, so none is skipped or covered twice.
  */
 export async function decideEmails(ctx: DeliveryContext): Promise<{ queued: number }> {
+  const now = ctx.clock.now();
+  // Users with matches waiting, except those whose batch is open and not due yet for the mode
+  // and time zone it was computed for (a changed setting makes the user due for a new look).
   const waiting = await ctx.db
     .selectDistinct({ userId: matches.userId })
     .from(matches)
-    .where(eq(matches.emailPending, true))
+    .innerJoin(users, eq(users.id, matches.userId))
+    .leftJoin(emailDeliveryState, eq(emailDeliveryState.userId, matches.userId))
+    .where(
+      and(
+        eq(matches.emailPending, true),
+        or(
+          isNull(emailDeliveryState.dueAt),
+          lte(emailDeliveryState.dueAt, now),
+          sql`${emailDeliveryState.dueFor} is distinct from ${users.emailAlerts} || '|' || ${users.timezone}`,
+        ),
+      ),
+    )
     .limit(USERS_PER_PASS);
   let queued = 0;
   for (const { userId } of waiting) {
@@ -58,7 +72,7 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
       await tx.update(matches).set({ emailPending: false }).where(pendingOf);
       await tx
         .update(emailDeliveryState)
-        .set({ pendingSince: null })
+        .set({ pendingSince: null, dueAt: null, dueFor: null })
         .where(eq(emailDeliveryState.userId, userId));
       return false;
     }
@@ -80,26 +94,26 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
       if (state?.pendingSince) {
         await tx
           .update(emailDeliveryState)
-          .set({ pendingSince: null })
+          .set({ pendingSince: null, dueAt: null, dueFor: null })
           .where(eq(emailDeliveryState.userId, userId));
       }
       return false;
     }
     const timeZone = isTimeZone(user.timezone) ? user.timezone : 'UTC';
     const since = state?.pendingSince ?? now;
-    if (!state?.pendingSince) {
-      await tx
-        .update(emailDeliveryState)
-        .set({ pendingSince: since })
-        .where(eq(emailDeliveryState.userId, userId));
-    }
     const due = dueAt({
       mode: user.emailAlerts,
       pendingSince: since,
       timeZone,
       batchSeconds: config.ALERT_BATCH_SECONDS,
     });
-    if (due.getTime() > now.getTime()) return false;
+    if (due.getTime() > now.getTime()) {
+      await tx
+        .update(emailDeliveryState)
+        .set({ pendingSince: since, dueAt: due, dueFor: `${user.emailAlerts}|${user.timezone}` })
+        .where(eq(emailDeliveryState.userId, userId));
+      return false;
+    }
 
     const day = localDay(now, timeZone);
     const used = state?.capDay === day ? state.capCount : 0;
@@ -112,7 +126,13 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
       .where(sql`${matches.id} = any(${sql.param(pending.map((m) => m.id))}::bigint[])`);
     await tx
       .update(emailDeliveryState)
-      .set({ pendingSince: null, capDay: day, capCount: used + covered.length })
+      .set({
+        pendingSince: null,
+        dueAt: null,
+        dueFor: null,
+        capDay: day,
+        capCount: used + covered.length,
+      })
       .where(eq(emailDeliveryState.userId, userId));
     if (covered.length === 0) return false;
 

@@ -21,6 +21,8 @@ CREATE TABLE "delivery_outbox" (
 CREATE TABLE "email_delivery_state" (
 	"user_id" uuid PRIMARY KEY NOT NULL,
 	"pending_since" timestamp with time zone,
+	"due_at" timestamp with time zone,
+	"due_for" text,
 	"cap_day" text,
 	"cap_count" integer DEFAULT 0 NOT NULL
 );

@@ -30,14 +30,18 @@ export const serverSecrets = pgTable('server_secrets', {
 
 /**
  * Where a user's email batch stands (docs/decisions/0015-delivery-outbox.md): `pendingSince` is
- * when the decider first saw matches waiting (the batch or digest is due from there), and
- * `capDay`/`capCount` count the matches emailed on the user's local day, for the daily cap.
+ * when the decider first saw matches waiting (the batch or digest is due from there); `dueAt` is
+ * when it falls due for the mode and time zone in `dueFor` (`instant|UTC`), so a pass skips users
+ * not yet due without opening a transaction for each; `capDay`/`capCount` count the matches
+ * emailed on the user's local day, for the daily cap.
  */
 export const emailDeliveryState = pgTable('email_delivery_state', {
   userId: uuid('user_id')
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
   pendingSince: at('pending_since'),
+  dueAt: at('due_at'),
+  dueFor: text('due_for'),
   capDay: text('cap_day'),
   capCount: integer('cap_count').notNull().default(0),
 });

@@ -3,8 +3,6 @@ import { afterAll, expect, test } from 'vitest';
 import { openDatabase } from '../../src/db/client.ts';
 import { migrateDatabase } from '../../src/db/migrate.ts';
 import { deliveryOutbox } from '../../src/db/schema/delivery.ts';
-import { monitors } from '../../src/db/schema/monitors.ts';
-import { users } from '../../src/db/schema/users.ts';
 import { loadMonitorIndex } from '../../src/pipeline/load-monitor-index.ts';
 import { MatchEvents } from '../../src/pipeline/match-events.ts';
 import { matchNewItems } from '../../src/pipeline/match-new-items.ts';
@@ -16,7 +14,7 @@ import {
   startAppProcess,
 } from '../support/app-process.ts';
 import { type DeliveryHarness, startDeliveryHarness } from '../support/delivery-harness.ts';
-import { uniqueEmail } from '../support/identity-app.ts';
+import { createMonitor, createUser, uniqueEmail } from '../support/factories.ts';
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from '../support/smtp-sink.ts';
 
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -80,13 +78,9 @@ test('the process killed with kill -9 mid-drain: after a restart every email is 
   await migrateDatabase(seed);
   const addresses: string[] = [];
   for (let i = 0; i < RECIPIENTS; i++) {
-    const [user] = await seed.db
-      .insert(users)
-      .values({ id: crypto.randomUUID(), email: uniqueEmail('crash') })
-      .returning();
-    if (!user) throw new Error('no user');
+    const user = await createUser(seed.db, { email: uniqueEmail('crash') });
     addresses.push(user.email);
-    await seed.db.insert(monitors).values({ userId: user.id, query: `crash${i}` });
+    await createMonitor(seed.db, { userId: user.id, query: `crash${i}` });
   }
   await storeItems(seed.db, {
     source: 'hackernews',

@@ -8,7 +8,6 @@ import {
   setMonitorWebhook,
 } from '../../src/core/webhooks/set-monitor-webhook.ts';
 import { deliveryOutbox } from '../../src/db/schema/delivery.ts';
-import { monitors } from '../../src/db/schema/monitors.ts';
 import type { DeliveryContext } from '../../src/delivery/delivery-context.ts';
 import { drainOutbox } from '../../src/delivery/drain-outbox.ts';
 import { CHANNEL_SENDERS } from '../../src/delivery/start-delivery.ts';
@@ -238,13 +237,9 @@ test('private, loopback and link-local addresses are refused when saved and when
 
 test('POST /api/monitors/:id/webhook/test sends a sample, for the owner only', async () => {
   receiver = await startWebhookReceiver();
-  const owner = await h.app.createUser();
-  const { AccessToken } = await h.app.signIn(owner);
-  await h.app.api('/api/user', { token: AccessToken, method: 'POST', body: {} });
-  const [monitor] = await h.db
-    .insert(monitors)
-    .values({ userId: owner.sub, query: 'earshot' })
-    .returning({ id: monitors.id });
+  const owner = await h.app.signedInUser();
+  const AccessToken = owner.token;
+  const monitor = await h.addMonitor(owner.sub, 'earshot');
   const path = `/api/monitors/${monitor?.id}/webhook/test`;
   // No webhook yet.
   expect((await h.app.api(path, { token: AccessToken, method: 'POST' })).status).toBe(404);
@@ -268,9 +263,7 @@ test('POST /api/monitors/:id/webhook/test sends a sample, for the owner only', a
   });
 
   // Someone else's monitor, or no such monitor: 404 alike; no token: 401.
-  const stranger = await h.app.createUser();
-  const strangerToken = (await h.app.signIn(stranger)).AccessToken;
-  await h.app.api('/api/user', { token: strangerToken, method: 'POST', body: {} });
+  const strangerToken = (await h.app.signedInUser()).token;
   expect((await h.app.api(path, { token: strangerToken, method: 'POST' })).status).toBe(404);
   expect(
     (

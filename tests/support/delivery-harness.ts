@@ -1,7 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import type { Database } from '../../src/db/client.ts';
-import { monitors } from '../../src/db/schema/monitors.ts';
-import { users } from '../../src/db/schema/users.ts';
 import type { DeliveryContext } from '../../src/delivery/delivery-context.ts';
 import { createMailer } from '../../src/delivery/mailer.ts';
 import { runDeliveryPass } from '../../src/delivery/start-delivery.ts';
@@ -13,11 +10,12 @@ import { storeItems } from '../../src/pipeline/store-items.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import type { EmailAlertMode } from '../../src/shared/user.ts';
 import type { NormalisedItem } from '../../src/sources/normalise/normalised-item.ts';
-import { type IdentityApp, startIdentityApp, uniqueEmail } from './identity-app.ts';
+import { createMonitor, createUser, uniqueEmail } from './factories.ts';
 import { createManualClock } from './manual-clock.ts';
+import { startTestApp, type TestApp } from './test-app.ts';
 
 export type DeliveryHarness = {
-  app: IdentityApp;
+  app: TestApp;
   db: Database;
   ctx: DeliveryContext;
   /** Delivery's clock (separate from the identity service's): `set`, `advance`. */
@@ -49,7 +47,7 @@ let sequence = 0;
 export async function startDeliveryHarness(
   options: { env?: Record<string, string | undefined>; start?: string } = {},
 ): Promise<DeliveryHarness> {
-  const app = await startIdentityApp({ env: options.env ?? {} });
+  const app = await startTestApp({ env: options.env ?? {} });
   const db = app.database.db;
   const manual = createManualClock(Date.parse(options.start ?? '2026-06-10T10:00:00Z'));
   const logger = createLogger('silent');
@@ -70,29 +68,22 @@ export async function startDeliveryHarness(
     clock: manual,
     events,
     async addUser(overrides = {}) {
-      const id = randomUUID();
-      const email = uniqueEmail('alerts');
-      await db.insert(users).values({
-        id,
-        email,
+      const row = await createUser(db, {
+        email: uniqueEmail('alerts'),
         firstName: overrides.firstName ?? 'Ada',
         emailAlerts: overrides.emailAlerts ?? 'instant',
         timezone: overrides.timezone ?? 'UTC',
       });
-      return { id, email };
+      return { id: row.id, email: row.email };
     },
     async addMonitor(userId, query, monitorOptions = {}) {
-      const [row] = await db
-        .insert(monitors)
-        .values({
-          userId,
-          query,
-          name: monitorOptions.name ?? '',
-          emailMuted: monitorOptions.emailMuted ?? false,
-        })
-        .returning({ id: monitors.id });
-      if (!row) throw new Error('no monitor');
-      return row;
+      const row = await createMonitor(db, {
+        userId,
+        query,
+        name: monitorOptions.name ?? '',
+        emailMuted: monitorOptions.emailMuted ?? false,
+      });
+      return { id: row.id };
     },
     async publish(titles, overrides = {}) {
       const items = titles.map((title): NormalisedItem => {

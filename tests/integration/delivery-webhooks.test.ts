@@ -170,6 +170,10 @@ test('repeated failures pause the webhook and say why; saving it again resumes i
   const paused = await getMonitorWebhook(h.db, { userId: user.id, monitorId: monitor.id });
   expect(paused?.paused).toBe(true);
   expect(paused?.pausedReason).toMatch(/^Paused after 4 failed calls in a row \(last: HTTP 500\)/);
+  // The owner is told by email too (alerts are off for this user: this is not an alert).
+  const told = await h.app.smtp?.waitForMail(user.email);
+  expect(told?.subject).toBe('Your webhook for “cobol” is paused');
+  expect(told?.text).toContain('Paused after 4 failed calls in a row');
   // Paused: new matches are not sent, and not kept for later either.
   await h.publish(['cobol again']);
   await run(60, 2);

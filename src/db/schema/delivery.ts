@@ -81,7 +81,7 @@ export const monitorWebhooks = pgTable(
 
 export const OUTBOX_CHANNELS = ['email', 'webhook'] as const;
 export type OutboxChannel = (typeof OUTBOX_CHANNELS)[number];
-export const OUTBOX_PURPOSES = ['alert', 'test'] as const;
+export const OUTBOX_PURPOSES = ['alert', 'test', 'notice'] as const;
 export type OutboxPurpose = (typeof OUTBOX_PURPOSES)[number];
 export const OUTBOX_STATUSES = ['pending', 'sent', 'failed', 'cancelled'] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];

@@ -1,6 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { deliveryOutbox, monitorWebhooks, type OutboxRow } from '../../db/schema/delivery.ts';
-import type { DeliveryContext } from '../delivery-context.ts';
+import { monitors } from '../../db/schema/monitors.ts';
+import { users } from '../../db/schema/users.ts';
+import { escapeHtml, monitorLabel } from '../alert-email.ts';
+import type { EmailPayload } from '../decide-emails.ts';
+import { type DeliveryContext, deliveryLinks } from '../delivery-context.ts';
 import { describe, type SendOutcome } from '../drain-outbox.ts';
 import type { WebhookPayload } from './decide-webhooks.ts';
 import { postWebhook } from './post-webhook.ts';
@@ -63,6 +67,7 @@ export async function sendWebhook(row: OutboxRow, ctx: DeliveryContext): Promise
     .returning({ failureCount: monitorWebhooks.failureCount });
   if ((counted?.failureCount ?? 0) >= ctx.config.WEBHOOK_MAX_FAILURES) {
     const reason = `Paused after ${counted?.failureCount} failed calls in a row (last: ${failure.error}). Save the webhook again to resume.`;
+    const notice = await pausedNotice(ctx, hook.monitorId, hook.userId, reason);
     await ctx.db.transaction(async (tx) => {
       await tx
         .update(monitorWebhooks)
@@ -79,9 +84,51 @@ export async function sendWebhook(row: OutboxRow, ctx: DeliveryContext): Promise
             sql`${deliveryOutbox.id} <> ${row.id}`,
           ),
         );
+      // The owner hears of it by email too (whatever their alert mode: this is about their setup).
+      if (notice) await tx.insert(deliveryOutbox).values(notice).onConflictDoNothing();
     });
     ctx.logger.warn({ monitor: hook.monitorId, error: failure.error }, 'webhook paused');
     return { status: 'failed', error: failure.error, permanent: true };
   }
   return { status: 'failed', ...failure };
+}
+
+/** The email telling a webhook's owner it was paused, keyed so one pause queues one email. */
+async function pausedNotice(
+  ctx: DeliveryContext,
+  monitorId: string,
+  userId: string,
+  reason: string,
+): Promise<typeof deliveryOutbox.$inferInsert | null> {
+  const [owner] = await ctx.db
+    .select({ email: users.email, name: monitors.name, query: monitors.query })
+    .from(monitors)
+    .innerJoin(users, eq(users.id, monitors.userId))
+    .where(eq(monitors.id, monitorId));
+  if (!owner) return null;
+  const now = ctx.clock.now();
+  const links = deliveryLinks(ctx.config, ctx.tokens.sign(userId));
+  const label = monitorLabel({ id: monitorId, name: owner.name, query: owner.query });
+  const subject = `Your webhook for “${label}” is paused`;
+  const text = [
+    `Earshot stopped calling the webhook of your monitor “${label}”.`,
+    '',
+    reason,
+    '',
+    `Check the address, then save the webhook again on the Monitors page: ${links.monitors}`,
+    'Matches keep arriving in your dashboard meanwhile.',
+    '',
+  ].join('\n');
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="color-scheme" content="light dark"></head><body style="font-family:-apple-system,Segoe UI,Roboto,sans-serif;line-height:1.5;padding:16px"><p>Earshot stopped calling the webhook of your monitor “${escapeHtml(label)}”.</p><p>${escapeHtml(reason)}</p><p><a href="${escapeHtml(links.monitors)}">Open the Monitors page</a> to check the address and save the webhook again. Matches keep arriving in your dashboard meanwhile.</p></body></html>`;
+  const payload: EmailPayload = { to: owner.email, subject, text, html, headers: {} };
+  return {
+    channel: 'email',
+    purpose: 'notice',
+    userId,
+    monitorId,
+    dedupeKey: `email:webhook-paused:${monitorId}:${now.getTime()}`,
+    payload,
+    nextAttemptAt: now,
+    createdAt: now,
+  };
 }

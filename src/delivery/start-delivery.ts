@@ -7,6 +7,7 @@ import { decideEmails } from './decide-emails.ts';
 import type { DeliveryContext } from './delivery-context.ts';
 import { type ChannelSenders, drainOutbox } from './drain-outbox.ts';
 import type { Mailer } from './mailer.ts';
+import { pruneOutbox } from './prune-outbox.ts';
 import { sendEmail } from './send-email.ts';
 import { loadUnsubscribeTokens } from './unsubscribe-token.ts';
 import { decideWebhooks } from './webhooks/decide-webhooks.ts';
@@ -53,6 +54,7 @@ export async function startDelivery(deps: DeliveryDeps): Promise<() => Promise<v
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | null = null;
   let again = false;
+  let prunedAt = 0;
 
   const schedule = (delay: number) => {
     if (stopped) return;
@@ -65,6 +67,13 @@ export async function startDelivery(deps: DeliveryDeps): Promise<() => Promise<v
       return;
     }
     running = runDeliveryPass(ctx)
+      .then(async () => {
+        // Old finished rows go every ten minutes or so; the pass itself stays about sending.
+        if (Date.now() - prunedAt > 600_000) {
+          prunedAt = Date.now();
+          await pruneOutbox(ctx);
+        }
+      })
       .catch((error: unknown) => deps.logger.error({ err: error }, 'delivery pass failed'))
       .finally(() => {
         running = null;

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { deliveryOutbox } from '../../src/db/schema/delivery.ts';
 import { users } from '../../src/db/schema/users.ts';
+import { pruneOutbox } from '../../src/delivery/prune-outbox.ts';
 import { outboxMessageId } from '../../src/delivery/send-email.ts';
 import { type DeliveryHarness, startDeliveryHarness } from '../support/delivery-harness.ts';
 import type { ReceivedMail } from '../support/smtp-sink.ts';
@@ -269,4 +270,22 @@ test('"send me a test email" queues one through the outbox, at most one a minute
   expect(mail.subject).toBe('Earshot test email: this is how your alerts look');
   expect(header(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
   expect(sink().pending(person.email)).toHaveLength(0);
+});
+
+test('finished outbox rows are pruned after the retention', async () => {
+  const user = await h.addUser();
+  await h.addMonitor(user.id, 'prune');
+  await h.publish(['prune me']);
+  await h.pass();
+  h.clock.advance(60 * SECOND);
+  await h.pass();
+  await sink().waitForMail(user.email);
+  const rowsOf = () => h.db.select().from(deliveryOutbox).where(eq(deliveryOutbox.userId, user.id));
+  expect((await rowsOf()).map((row) => row.status)).toEqual(['sent']);
+  h.clock.advance(29 * 86_400 * SECOND);
+  await pruneOutbox(h.ctx);
+  expect(await rowsOf()).toHaveLength(1);
+  h.clock.advance(2 * 86_400 * SECOND);
+  await pruneOutbox(h.ctx);
+  expect(await rowsOf()).toHaveLength(0);
 });

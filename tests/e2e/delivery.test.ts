@@ -148,7 +148,7 @@ function sampleEmail() {
         kind: 'comment',
         snippet:
           'We moved our test suite from Docker Postgres to PGlite and it went from 4 minutes to 40 seconds. The catch: no extensions beyond the bundled ones.',
-        highlights: [[50, 56]],
+        highlights: [[48, 54]],
         author: 'tptacek',
       }),
       match(3, 'm1', {

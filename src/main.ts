@@ -7,6 +7,7 @@ import { loadDotEnv } from './config/load-env.ts';
 import { openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { createMailer } from './delivery/mailer.ts';
+import { startDelivery } from './delivery/start-delivery.ts';
 import { createIdentityProvider } from './identity/create-identity-provider.ts';
 import { MatchEvents } from './pipeline/match-events.ts';
 import { createLogger } from './platform/logger.ts';
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
     webRoot: existsSync(path.join(WEB_ROOT, 'index.html')) ? WEB_ROOT : null,
   });
 
+  const stopDelivery = await startDelivery({ db: database.db, config, logger, mailer });
+
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -76,6 +79,7 @@ async function main(): Promise<void> {
       if ('closeIdleConnections' in server) server.closeIdleConnections();
     });
     clearTimeout(forced);
+    await stopDelivery();
     await identity.close();
     await mailer.close();
     await database.close();

@@ -11,9 +11,11 @@ import { analyticsOrigins, createSecurityHeaders } from './http/security-headers
 import { createStaticWeb } from './http/static-web.ts';
 import { unknownApiPathsAnswer404 } from './http/unknown-api-paths.ts';
 import { LiveMatches } from './live/live-matches.ts';
+import { createEmailAlertRoutes } from './routes/email-alerts.ts';
 import { createEventRoutes, EVENTS_PATH } from './routes/events.ts';
 import { createHealthRoutes } from './routes/health.ts';
 import { createMatchRoutes } from './routes/matches.ts';
+import { createMonitorWebhookRoutes } from './routes/monitor-webhooks.ts';
 import { createMonitorRoutes } from './routes/monitors.ts';
 import { createPublicConfigRoutes } from './routes/public-config.ts';
 import { createUserRoutes } from './routes/user.ts';
@@ -88,6 +90,8 @@ export function createApp(deps: AppDeps) {
       ...(deps.liveFeed?.heartbeatMs ? { heartbeatMs: deps.liveFeed.heartbeatMs } : {}),
     }),
   );
+  api.route('/', createEmailAlertRoutes(deps));
+  api.route('/', createMonitorWebhookRoutes(deps));
   api.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'Earshot API', version: deps.version },

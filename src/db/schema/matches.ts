@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   customType,
   index,
   jsonb,
@@ -57,6 +58,10 @@ export const matches = pgTable(
         `to_tsvector('simple'::regconfig, earshot_search_text(coalesce(title, '') || ' ' || snippet || ' ' || coalesce(author, '') || ' ' || coalesce(community, '')))`,
       ),
     ),
+    // Not yet decided on by delivery (docs/decisions/0015-delivery-outbox.md): the decider
+    // clears these in the transaction that queues the email or webhook call covering the match.
+    emailPending: boolean('email_pending').notNull().default(true),
+    webhookPending: boolean('webhook_pending').notNull().default(true),
   },
   (table) => [
     uniqueIndex('matches_monitor_item_idx').on(table.monitorId, table.source, table.externalId),
@@ -68,6 +73,10 @@ export const matches = pgTable(
     index('matches_search_idx').using('gin', table.search),
     // Stats per day and the live feed's catch-up read matches by time, index-only.
     index('matches_user_matched_at_idx').on(table.userId, table.matchedAt, table.monitorId),
+    index('matches_email_pending_idx').on(table.userId, table.id).where(sql`${table.emailPending}`),
+    index('matches_webhook_pending_idx')
+      .on(table.monitorId, table.id)
+      .where(sql`${table.webhookPending}`),
   ],
 );
 

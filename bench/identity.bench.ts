@@ -29,8 +29,8 @@ import { createMailer } from '../src/delivery/mailer.ts';
 import { createEmbeddedIdentity } from '../src/identity/embedded/create-embedded-identity.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { createApp } from '../src/server/create-app.ts';
+import { listen } from '../tests/support/test-app.ts';
 import { createTestDatabase } from '../tests/support/test-database.ts';
-import { listen } from '../tests/support/test-server.ts';
 import type { LoadRequest, LoadResult } from './identity-load.ts';
 
 const ROUNDS = 3;

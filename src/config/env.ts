@@ -117,6 +117,44 @@ export const envSchema = z
     MAX_MONITORS_PER_USER: withDefault(
       z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100_000).default(100),
     ),
+    // Delivery (docs/decisions/0015-delivery-outbox.md, 0016-webhooks.md).
+    UNSUBSCRIBE_SECRET: optional(
+      z.string().min(32, 'must be at least 32 characters (random, e.g. openssl rand -hex 32)'),
+    ),
+    ALERT_BATCH_SECONDS: withDefault(seconds(60, 0, 3600)),
+    EMAIL_DAILY_CAP: withDefault(
+      z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(1_000_000).default(500),
+    ),
+    DELIVERY_POLL_MS: withDefault(
+      z.coerce
+        .number({ error: 'must be a whole number of milliseconds' })
+        .int()
+        .min(50, 'must be at least 50 ms')
+        .max(600_000, 'must be at most 600000 ms')
+        .default(2000),
+    ),
+    DELIVERY_LEASE_SECONDS: withDefault(seconds(120, 1, 3600)),
+    DELIVERY_RETRY_BASE_SECONDS: withDefault(seconds(10, 1, 3600)),
+    DELIVERY_MAX_ATTEMPTS: withDefault(
+      z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(1000).default(30),
+    ),
+    WEBHOOK_ALLOW_PRIVATE: withDefault(
+      z
+        .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+        .default('false')
+        .transform((value) => value === 'true' || value === '1'),
+    ),
+    WEBHOOK_TIMEOUT_MS: withDefault(
+      z.coerce
+        .number({ error: 'must be a whole number of milliseconds' })
+        .int()
+        .min(100, 'must be at least 100 ms')
+        .max(60_000, 'must be at most 60000 ms')
+        .default(10_000),
+    ),
+    WEBHOOK_MAX_FAILURES: withDefault(
+      z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(1000).default(10),
+    ),
   })
   .superRefine((env, ctx) => {
     const cognito = [env.COGNITO_USER_POOL_ID, env.COGNITO_CLIENT_ID];

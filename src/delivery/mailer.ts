@@ -17,6 +17,8 @@ export type MailMessage = {
   text: string;
   html?: string;
   headers?: Record<string, string>;
+  /** `<id@host>`; nodemailer makes one when absent. */
+  messageId?: string;
 };
 
 export type SentMail = { messageId: string; file?: string };
@@ -33,7 +35,14 @@ export type Mailer = {
  */
 export function createMailer({ config, logger }: { config: Config; logger: Logger }): Mailer {
   if (config.SMTP_URL) {
-    const transport = nodemailer.createTransport(config.SMTP_URL);
+    // Bounded waits: a relay that stops answering fails the attempt (retried later) well within
+    // the delivery lease, so no other sender takes the message while this one still might send it.
+    const transport = nodemailer.createTransport({
+      url: config.SMTP_URL,
+      connectionTimeout: 20_000,
+      greetingTimeout: 20_000,
+      socketTimeout: 60_000,
+    });
     return {
       async send(message) {
         const info = await transport.sendMail(envelope(config, message));

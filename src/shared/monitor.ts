@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { matchSchema } from './match.ts';
 import { SOURCE_NAMES } from './sources.ts';
 
 /** Wire contracts of /api/monitors, shared by the server and the web app. */
@@ -59,3 +60,23 @@ export const querySyntaxDetailsSchema = z.object({
   message: z.string(),
 });
 export type QuerySyntaxDetails = z.infer<typeof querySyntaxDetailsSchema>;
+
+export const previewMonitorBodySchema = z.strictObject({
+  query,
+  sources: monitorSourcesSchema.optional(),
+});
+export type PreviewMonitorBody = z.infer<typeof previewMonitorBodySchema>;
+
+/**
+ * What a query would have found in the stored items of the last 7 days. `items` are the newest
+ * (at most 20), shaped as matches (`id` is the item's, `monitorId` empty, `read` false); `perDay`
+ * is the expected alerts a day. `estimated` is true when so many items hold the query's words
+ * that the count was extrapolated from the newest of them.
+ */
+export const monitorPreviewSchema = z.object({
+  count: z.number().int(),
+  perDay: z.number(),
+  estimated: z.boolean(),
+  items: z.array(matchSchema),
+});
+export type MonitorPreview = z.infer<typeof monitorPreviewSchema>;

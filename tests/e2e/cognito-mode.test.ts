@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type AppProcess, startAppProcess } from '../support/app-process.ts';
 import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
 import { type E2eApp, startE2eApp } from '../support/e2e-app.ts';
-import { TEST_PASSWORD, uniqueEmail } from '../support/identity-app.ts';
+import { TEST_PASSWORD, uniqueEmail } from '../support/factories.ts';
 
 const availability = browserAvailability();
 /** The pool's access-token lifetime: short enough to wait out once. */

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { browserAvailability, openPage } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import type { E2eUser } from '../support/e2e-app.ts';
-import { uniqueEmail } from '../support/identity-app.ts';
+import { uniqueEmail } from '../support/factories.ts';
 
 const availability = browserAvailability();
 

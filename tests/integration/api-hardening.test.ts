@@ -8,7 +8,7 @@ import { createEmbeddedIdentity } from '../../src/identity/embedded/create-embed
 import type { IdentityProvider } from '../../src/identity/port.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { createApp } from '../../src/server/create-app.ts';
-import { apiErrorOf, type IdentityApp, startIdentityApp } from '../support/identity-app.ts';
+import { apiErrorOf, startTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestConfig } from '../support/test-config.ts';
 import { createTestDatabase } from '../support/test-database.ts';
 
@@ -29,12 +29,12 @@ function capturingLogger() {
 // Earshot in Cognito mode, its pool being another Earshot's embedded service: what the API
 // checks when the identity provider is a real pool (docs/decisions/0006-token-verification.md).
 describe('Cognito mode: destructive routes ask the provider whether the session is live', () => {
-  let idp: IdentityApp;
+  let idp: TestApp;
   let database: DatabaseHandle;
   let provider: IdentityProvider;
   let app: ReturnType<typeof createApp>;
   beforeAll(async () => {
-    idp = await startIdentityApp();
+    idp = await startTestApp();
     database = await createTestDatabase();
     const config = createTestConfig({
       COGNITO_USER_POOL_ID: idp.identity.userPoolId,

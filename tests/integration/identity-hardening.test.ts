@@ -13,22 +13,17 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  failureOf,
-  type IdentityApp,
-  startIdentityApp,
-  TEST_PASSWORD,
-  uniqueEmail,
-} from '../support/identity-app.ts';
+import { TEST_PASSWORD, uniqueEmail } from '../support/factories.ts';
+import { failureOf, startTestApp, type TestApp } from '../support/test-app.ts';
 
 // Issue #11: the last gaps against Cognito and what a security review found, each through the
 // real AWS SDK client against the embedded service over real HTTP.
 describe('identity hardening', () => {
-  let app: IdentityApp;
+  let app: TestApp;
   let sdk: CognitoIdentityProviderClient;
   let clientId: string;
   beforeAll(async () => {
-    app = await startIdentityApp();
+    app = await startTestApp();
     sdk = app.cognito();
     clientId = app.identity.clientId;
   });
@@ -284,7 +279,7 @@ describe('identity hardening', () => {
 
 describe('per-address limits never refuse valid credentials or tokens', () => {
   test('after many failed sign-ins from one address, another account still signs in', async () => {
-    const app = await startIdentityApp({
+    const app = await startTestApp({
       limits: { perIp: { signInFailures: { limit: 3, windowSeconds: 60 } } },
     });
     try {
@@ -307,7 +302,7 @@ describe('per-address limits never refuse valid credentials or tokens', () => {
   });
 
   test('after many bad tokens from one address, a valid token still works', async () => {
-    const app = await startIdentityApp();
+    const app = await startTestApp();
     try {
       const user = await app.createUser();
       const tokens = await app.signIn(user);
@@ -322,7 +317,7 @@ describe('per-address limits never refuse valid credentials or tokens', () => {
   });
 
   test('ConfirmSignUp is limited per address', async () => {
-    const app = await startIdentityApp({
+    const app = await startTestApp({
       limits: { perIp: { confirmSignUp: { limit: 3, windowSeconds: 60 } } },
     });
     try {
@@ -361,7 +356,7 @@ test('ForgotPassword answers before the code is sent, so a slow mail server show
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   const address = silent.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  const app = await startIdentityApp({
+  const app = await startTestApp({
     smtp: false,
     env: { SMTP_URL: `smtp://127.0.0.1:${port}` },
   });

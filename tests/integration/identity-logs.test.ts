@@ -11,16 +11,12 @@ import {
 import { expect, test } from 'vitest';
 import { idpUsers } from '../../src/db/schema/identity.ts';
 import { createLogger } from '../../src/platform/logger.ts';
-import {
-  failureOf,
-  startIdentityApp,
-  TEST_PASSWORD,
-  uniqueEmail,
-} from '../support/identity-app.ts';
+import { TEST_PASSWORD, uniqueEmail } from '../support/factories.ts';
+import { failureOf, startTestApp } from '../support/test-app.ts';
 
 // Every flow once, with every log line kept: no password, code, token or full address appears.
 test('no password, code, token or e-mail address reaches the logs', async () => {
-  const app = await startIdentityApp({ captureLogs: true });
+  const app = await startTestApp({ captureLogs: true });
   try {
     const sdk = app.cognito();
     const clientId = app.identity.clientId;
@@ -106,7 +102,7 @@ test('no password, code, token or e-mail address reaches the logs', async () => 
 // A failed query's error carries its parameters (here an address and an argon2id hash) in its
 // `params` and its message; the driver's error can quote the row. None of it may be logged.
 test('the log of a forced database error holds no query parameter', async () => {
-  const app = await startIdentityApp();
+  const app = await startTestApp();
   try {
     const email = uniqueEmail('leak');
     const passwordHash = '$argon2id$v=19$m=19456,t=2,p=1$c2VjcmV0c2FsdA$c2VjcmV0aGFzaHZhbHVl';

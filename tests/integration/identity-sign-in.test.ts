@@ -5,25 +5,19 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  failureOf,
-  type IdentityApp,
-  startIdentityApp,
-  TEST_PASSWORD,
-  type TestUser,
-  uniqueEmail,
-} from '../support/identity-app.ts';
+import { TEST_PASSWORD, uniqueEmail } from '../support/factories.ts';
+import { failureOf, startTestApp, type TestApp, type TestUser } from '../support/test-app.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 // InitiateAuth (USER_PASSWORD_AUTH, REFRESH_TOKEN_AUTH / REFRESH_TOKEN), the tokens and their
 // claims, the lockout and the per-IP limit, through the real AWS SDK v3 client.
 describe('sign-in, tokens and refresh', () => {
-  let app: IdentityApp;
+  let app: TestApp;
   let sdk: CognitoIdentityProviderClient;
   let clientId: string;
   beforeAll(async () => {
-    app = await startIdentityApp();
+    app = await startTestApp();
     sdk = app.cognito();
     clientId = app.identity.clientId;
   });
@@ -336,7 +330,7 @@ describe('sign-in, tokens and refresh', () => {
 
 describe('per-IP limits', () => {
   test('too many failed sign-ins from one address at one account answer TooManyRequestsException "Rate exceeded"', async () => {
-    const app = await startIdentityApp({
+    const app = await startTestApp({
       limits: { perIp: { signInFailures: { limit: 3, windowSeconds: 60 } } },
     });
     try {
@@ -369,7 +363,7 @@ describe('per-IP limits', () => {
   });
 
   test('password checks per address are capped, and the SDK’s default retries see the same answer', async () => {
-    const app = await startIdentityApp({
+    const app = await startTestApp({
       limits: { perIp: { passwordChecks: { limit: 2, windowSeconds: 60 } } },
     });
     try {
@@ -396,7 +390,7 @@ describe('per-IP limits', () => {
   });
 
   test('token lifetimes come from IDP_ACCESS_TOKEN_TTL_SECONDS and IDP_REFRESH_TOKEN_TTL_SECONDS', async () => {
-    const app = await startIdentityApp({
+    const app = await startTestApp({
       env: { IDP_ACCESS_TOKEN_TTL_SECONDS: '5', IDP_REFRESH_TOKEN_TTL_SECONDS: '60' },
     });
     try {

@@ -18,6 +18,11 @@ export type RequireAuthOptions = {
   /** Full paths (e.g. `/api/health`) answered without a token. */
   publicPaths: readonly string[];
   trustProxy: boolean;
+  /**
+   * Full paths that may carry the token as `?token=` instead (the live feed: EventSource cannot
+   * set headers). The request log never writes query strings.
+   */
+  queryTokenPaths?: readonly string[];
   /** Requests with an invalid token one address may make per minute before 429. */
   invalidTokensPerMinute?: number;
 };
@@ -30,6 +35,7 @@ export type RequireAuthOptions = {
  */
 export function requireAuth(options: RequireAuthOptions): MiddlewareHandler<AuthEnv> {
   const publicPaths = new Set(options.publicPaths);
+  const queryTokenPaths = new Set(options.queryTokenPaths ?? []);
   const failures = createFailureCounter(options.invalidTokensPerMinute ?? 60, 60_000);
 
   return async (c, next) => {
@@ -46,7 +52,9 @@ export function requireAuth(options: RequireAuthOptions): MiddlewareHandler<Auth
         'Too many requests with an invalid access token. Try again in a minute.',
       );
     };
-    const accessToken = readToken(c.req.header('authorization'));
+    const accessToken =
+      readToken(c.req.header('authorization')) ??
+      (queryTokenPaths.has(c.req.path) ? readToken(c.req.query('token')) : undefined);
     if (!accessToken) {
       if (failures.exceeded(address)) return refuseInvalid();
       c.header('WWW-Authenticate', 'Bearer realm="earshot"');

@@ -4,11 +4,15 @@ import { type EmailMatch, renderAlertEmail } from '../../src/delivery/alert-emai
 import { browserAvailability, openPage } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import type { E2eUser } from '../support/e2e-app.ts';
+import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
 const availability = browserAvailability();
 
 describe.runIf(availability.run)('email alerts in Chromium', () => {
-  const suite = useBrowserSuite(availability.run ? availability.path : '');
+  // The webhook receiver of these tests listens on loopback over http.
+  const suite = useBrowserSuite(availability.run ? availability.path : '', {
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+  });
 
   async function settingsPage(user: E2eUser, timezoneId?: string) {
     const context = await suite.newContext({
@@ -81,6 +85,53 @@ describe.runIf(availability.run)('email alerts in Chromium', () => {
       .waitFor();
     expect(problems.errors).toEqual([]);
     expect(visitor.problems.errors).toEqual([]);
+  });
+
+  test('a monitor’s webhook is set, tested and shown again after a reload', async () => {
+    const user = await suite.e2e.createConfirmedUser();
+    // The session first: it makes the user's record, which the monitor needs.
+    const context = await suite.newContext({ viewport: { width: 1280, height: 900 } });
+    await suite.e2e.seedSession(context, user);
+    const { AccessToken } = await suite.e2e.signIn(user);
+    const created = await fetch(`${suite.e2e.app.url}/api/monitors`, {
+      method: 'POST',
+      headers: { Authorization: AccessToken, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query: 'pglite' }),
+    });
+    expect(created.status).toBe(201);
+    const receiver = await startWebhookReceiver();
+    try {
+      const { page, problems } = await openPage(context);
+      await page.goto('/dashboard/monitors');
+      await page.getByRole('button', { name: 'Edit pglite' }).click();
+      const hook = page.getByRole('form', { name: 'Webhook' });
+      await hook.getByLabel('Send to').selectOption('json');
+      await hook.getByLabel('Webhook URL').fill(receiver.url);
+      await hook.getByRole('button', { name: 'Save webhook' }).click();
+      await page.getByText('Webhook saved.').waitFor();
+      const secret = (await hook.getByTestId('webhook-secret').textContent()) ?? '';
+      expect(secret).toMatch(/^whsec_/);
+
+      await hook.getByRole('button', { name: 'Send a test' }).click();
+      await page.getByText('Test sent: the webhook took it.').waitFor();
+      expect(receiver.calls).toHaveLength(1);
+      expect(String(receiver.calls[0]?.headers['earshot-signature'])).toMatch(
+        /^t=\d+,v1=[0-9a-f]{64}$/,
+      );
+
+      receiver.script('fail');
+      await hook.getByRole('button', { name: 'Send a test' }).click();
+      await hook.getByText('The webhook answered HTTP 500.').waitFor();
+
+      await page.reload();
+      await page.getByRole('button', { name: 'Edit pglite' }).click();
+      const again = page.getByRole('form', { name: 'Webhook' });
+      expect(await again.getByLabel('Webhook URL').inputValue()).toBe(receiver.url);
+      expect(await again.getByLabel('Send to').inputValue()).toBe('json');
+      expect(problems.errors).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
   });
 
   test('the alert email renders in light and dark, on a desktop and a phone, with nothing remote', async () => {

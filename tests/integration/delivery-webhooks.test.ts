@@ -280,3 +280,62 @@ test('POST /api/monitors/:id/webhook/test sends a sample, for the owner only', a
   expect((await h.app.api(path, { method: 'POST' })).status).toBe(401);
   expect(receiver.calls).toHaveLength(2);
 });
+
+test('PATCH /api/monitors/:id sets, shows, refuses and removes the webhook, for the owner only', async () => {
+  const owner = await h.app.signedInUser();
+  const monitor = await h.addMonitor(owner.sub, 'patchme');
+  const path = `/api/monitors/${monitor.id}`;
+  const patch = (body: unknown, token = owner.token) =>
+    h.app.api(path, { token, method: 'PATCH', body });
+
+  const set = await patch({ webhook: { kind: 'json', url: 'https://hooks.example.com/earshot' } });
+  expect(set.status).toBe(200);
+  const saved = (await set.json()) as { webhook: { secret: string } };
+  expect(saved.webhook).toEqual({
+    kind: 'json',
+    url: 'https://hooks.example.com/earshot',
+    secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{32}$/),
+    paused: false,
+    pausedReason: null,
+  });
+  // The list shows it; a second save keeps the secret (receivers keep verifying).
+  const listed = (await (await h.app.api('/api/monitors', { token: owner.token })).json()) as {
+    id: string;
+    webhook: unknown;
+  }[];
+  expect(listed.find((m) => m.id === monitor.id)?.webhook).toEqual(saved.webhook);
+  const again = await patch({
+    webhook: { kind: 'slack', url: 'https://hooks.slack.com/x' },
+    name: 'Renamed',
+  });
+  const changed = (await again.json()) as {
+    name: string;
+    webhook: { kind: string; secret: string };
+  };
+  expect(changed.name).toBe('Renamed');
+  expect(changed.webhook.kind).toBe('slack');
+  expect(changed.webhook.secret).toBe(saved.webhook.secret);
+
+  for (const [webhook, field] of [
+    [{ kind: 'json', url: 'not a url' }, 'webhook.url'],
+    [{ kind: 'json', url: 'ftp://example.com/' }, 'webhook.url'],
+    [{ kind: 'teams', url: 'https://example.com/' }, 'webhook.kind'],
+    [{ kind: 'json' }, 'webhook.url'],
+  ] as const) {
+    const refused = await patch({ webhook });
+    expect(refused.status, JSON.stringify(webhook)).toBe(400);
+    const body = (await refused.json()) as { error: { code: string; details: { path: string }[] } };
+    expect(body.error.code).toBe('VALIDATION_FAILED');
+    expect(body.error.details.map((d) => d.path)).toContain(field);
+  }
+  // Nothing was changed by the refused ones.
+  const kept = (await (await h.app.api(path, { token: owner.token })).json()) as {
+    webhook: { kind: string };
+  };
+  expect(kept.webhook.kind).toBe('slack');
+
+  const stranger = await h.app.signedInUser();
+  expect((await patch({ webhook: null }, stranger.token)).status).toBe(404);
+  const removed = await patch({ webhook: null });
+  expect(((await removed.json()) as { webhook: unknown }).webhook).toBeNull();
+});

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
-import type { MonitorWebhook, WebhookKindName } from '../../../shared/webhook.ts';
+import type { WebhookKindName } from '../../../shared/webhook.ts';
 import { FormError } from '../../components/form-parts.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -12,6 +12,7 @@ import {
   useSetMonitorWebhookMutation,
   useTestMonitorWebhookMutation,
 } from './monitor-webhook-api.ts';
+import { useListMonitorsQuery } from './monitors-api.ts';
 
 const KINDS: { value: WebhookKindName; label: string; placeholder: string }[] = [
   { value: 'slack', label: 'Slack', placeholder: 'https://hooks.slack.com/services/…' },
@@ -23,13 +24,13 @@ const KINDS: { value: WebhookKindName; label: string; placeholder: string }[] = 
  * A monitor's webhook (docs/webhooks.md): kind and address, save or remove, send a test, the
  * signing secret for JSON, and, when repeated failures paused it, why.
  */
-export function MonitorWebhookSettings({
-  monitorId,
-  webhook,
-}: {
-  monitorId: string;
-  webhook: MonitorWebhook | null;
-}) {
+export function MonitorWebhookSettings({ monitorId }: { monitorId: string }) {
+  // Read from the list, so a save (which refetches it) shows at once.
+  const { webhook } = useListMonitorsQuery(undefined, {
+    selectFromResult: ({ data }) => ({
+      webhook: data?.find((monitor) => monitor.id === monitorId)?.webhook ?? null,
+    }),
+  });
   const [kind, setKind] = useState<WebhookKindName>(webhook?.kind ?? 'slack');
   const [url, setUrl] = useState(webhook?.url ?? '');
   const [problem, setProblem] = useState<string | null>(null);

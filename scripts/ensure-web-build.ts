@@ -8,9 +8,10 @@ const BUILT_INDEX = path.join(ROOT, 'dist', 'web', 'index.html');
 const WEB_INPUTS = [
   'src/web',
   'src/shared',
-  'src/matcher/query-help.ts',
   'scripts/prerender-home.ts',
   'scripts/precompress.ts',
+  'scripts/build-images.ts',
+  'docs/screenshots/alerts-home.png',
   'vite.config.ts',
   'package-lock.json',
 ];

@@ -7,9 +7,11 @@ import { loadDotEnv } from './config/load-env.ts';
 import { openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { createMailer } from './delivery/mailer.ts';
+import { startDelivery } from './delivery/start-delivery.ts';
 import { createIdentityProvider } from './identity/create-identity-provider.ts';
+import { MatchEvents } from './pipeline/match-events.ts';
+import { createLogger } from './platform/logger.ts';
 import { createApp } from './server/create-app.ts';
-import { createLogger } from './server/logger.ts';
 import { readVersion } from './server/version.ts';
 
 /**
@@ -39,7 +41,9 @@ async function main(): Promise<void> {
   }
   const mailer = createMailer({ config, logger });
   const identity = await createIdentityProvider({ config, database, logger, mailer });
+  const matchEvents = new MatchEvents();
   const app = createApp({
+    matchEvents,
     config,
     database,
     identity,
@@ -48,6 +52,8 @@ async function main(): Promise<void> {
     startedAt,
     webRoot: existsSync(path.join(WEB_ROOT, 'index.html')) ? WEB_ROOT : null,
   });
+
+  const stopDelivery = await startDelivery({ db: database.db, config, logger, mailer });
 
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });
   await new Promise<void>((resolve, reject) => {
@@ -73,6 +79,7 @@ async function main(): Promise<void> {
       if ('closeIdleConnections' in server) server.closeIdleConnections();
     });
     clearTimeout(forced);
+    await stopDelivery();
     await identity.close();
     await mailer.close();
     await database.close();

@@ -53,7 +53,6 @@ const withDefault = <T extends z.ZodType>(schema: T) =>
 
 export const envSchema = z
   .object({
-    NODE_ENV: withDefault(z.enum(['development', 'production', 'test']).default('production')),
     PORT: withDefault(port.default(3000)),
     HOST: withDefault(z.string().trim().min(1).default('127.0.0.1')),
     PUBLIC_URL: optional(httpUrl),
@@ -86,6 +85,8 @@ export const envSchema = z
         ),
     ),
     COGNITO_CLIENT_SECRET: optional(z.string().min(1)),
+    // Any Cognito-compatible service (another Earshot's /idp in tests); default AWS's regional one.
+    COGNITO_ENDPOINT: optional(httpUrl),
     IDP_ACCESS_TOKEN_TTL_SECONDS: withDefault(seconds(3600, 5, 86_400)),
     IDP_REFRESH_TOKEN_TTL_SECONDS: withDefault(seconds(30 * 86_400, 60, 3650 * 86_400)),
     // argon2id cost of the embedded identity service; never below OWASP's minimum (19 MiB, 2 passes).
@@ -112,8 +113,47 @@ export const envSchema = z
         .default('false')
         .transform((value) => value === 'true' || value === '1'),
     ),
+    // Enforced when a monitor is created (monitors and alerts, issue #13).
     MAX_MONITORS_PER_USER: withDefault(
       z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100_000).default(100),
+    ),
+    // Delivery (docs/decisions/0015-delivery-outbox.md, 0016-webhooks.md).
+    UNSUBSCRIBE_SECRET: optional(
+      z.string().min(32, 'must be at least 32 characters (random, e.g. openssl rand -hex 32)'),
+    ),
+    ALERT_BATCH_SECONDS: withDefault(seconds(60, 0, 3600)),
+    EMAIL_DAILY_CAP: withDefault(
+      z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(1_000_000).default(500),
+    ),
+    DELIVERY_POLL_MS: withDefault(
+      z.coerce
+        .number({ error: 'must be a whole number of milliseconds' })
+        .int()
+        .min(50, 'must be at least 50 ms')
+        .max(600_000, 'must be at most 600000 ms')
+        .default(2000),
+    ),
+    DELIVERY_LEASE_SECONDS: withDefault(seconds(120, 1, 3600)),
+    DELIVERY_RETRY_BASE_SECONDS: withDefault(seconds(10, 1, 3600)),
+    DELIVERY_MAX_ATTEMPTS: withDefault(
+      z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(1000).default(30),
+    ),
+    WEBHOOK_ALLOW_PRIVATE: withDefault(
+      z
+        .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+        .default('false')
+        .transform((value) => value === 'true' || value === '1'),
+    ),
+    WEBHOOK_TIMEOUT_MS: withDefault(
+      z.coerce
+        .number({ error: 'must be a whole number of milliseconds' })
+        .int()
+        .min(100, 'must be at least 100 ms')
+        .max(60_000, 'must be at most 60000 ms')
+        .default(10_000),
+    ),
+    WEBHOOK_MAX_FAILURES: withDefault(
+      z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(1000).default(10),
     ),
   })
   .superRefine((env, ctx) => {
@@ -132,8 +172,6 @@ export type Env = z.infer<typeof envSchema>;
 export type Config = Env & {
   /** The URL at which browsers reach this server; derived from HOST and PORT when unset. */
   publicUrl: string;
-  /** True when COGNITO_USER_POOL_ID is set: the browser talks to AWS and the embedded IdP is off. */
-  usesExternalCognito: boolean;
 };
 
 export class ConfigError extends Error {
@@ -162,7 +200,6 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     publicUrl:
       env.PUBLIC_URL ??
       `http://${browserHost.includes(':') ? `[${browserHost}]` : browserHost}:${env.PORT}`,
-    usesExternalCognito: Boolean(env.COGNITO_USER_POOL_ID),
   };
 }
 

@@ -1,8 +1,9 @@
+import { SOURCE_NAMES, type SourceName } from '../shared/sources.ts';
 import { forEachWord, normaliseGap } from './text.ts';
 
-/** The sources a query can name with `site:`. */
-export const SOURCES = ['hackernews', 'reddit', 'lobsters'] as const;
-export type Source = (typeof SOURCES)[number];
+/** The sources a query can name with `site:`: every source Earshot reads. */
+export const SOURCES = SOURCE_NAMES;
+export type Source = SourceName;
 
 /**
  * What the punctuation around a word must be. Between two words of one typed token (the `.` of

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import type { Mailer } from '../../delivery/mailer.ts';
-import type { Logger } from '../../server/logger.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Logger } from '../../platform/logger.ts';
 import type { AccessTokenVerifier } from '../verify-access-token.ts';
-import type { Clock } from './clock.ts';
 import type { SigningKeys } from './keys.ts';
 import type { Limiter } from './limits.ts';
 import type { PasswordHasher, PasswordPolicy } from './passwords.ts';
@@ -21,6 +21,11 @@ export type ServiceContext = {
   passwords: PasswordHasher;
   passwordPolicy: PasswordPolicy;
   limiter: Limiter;
+  /**
+   * Runs `task` after the current request has been answered; a failure is logged with
+   * `failureMessage`. The service waits for such tasks when it closes.
+   */
+  afterAnswer(task: () => Promise<void>, failureMessage: string): void;
   lifetimes: {
     accessTokenSeconds: number;
     refreshTokenSeconds: number;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { SOURCE_NAMES } from '../../shared/sources.ts';
 
-/** The sources Earshot reads (PRODUCT.md §2). */
-export const SOURCE_NAMES = ['hackernews', 'reddit', 'lobsters'] as const;
-export type SourceName = (typeof SOURCE_NAMES)[number];
-
-/** One post or comment, whatever site it came from (PRODUCT.md §2); the connector adds `fetchedAt`. */
+/**
+ * One post or comment, whatever site it came from (docs/product.md, "Sources"); the connector adds
+ * `fetchedAt`.
+ */
 export const normalisedItemSchema = z.object({
   source: z.enum(SOURCE_NAMES),
   externalId: z.string().min(1),

@@ -6,6 +6,8 @@ import { Avatar } from '../components/ui/avatar.tsx';
 import { Button } from '../components/ui/button.tsx';
 import { Drawer, DrawerContent, DrawerDescription, DrawerTitle } from '../components/ui/drawer.tsx';
 import { Skeleton } from '../components/ui/skeleton.tsx';
+import { useLiveFeed } from '../features/alerts/live-feed.ts';
+import { UnreadBadge } from '../features/alerts/unread-badge.tsx';
 import { AuthGate } from '../features/auth/auth-gate.tsx';
 import { cn } from '../lib/cn.ts';
 import { paths } from '../lib/paths.ts';
@@ -20,7 +22,10 @@ const NAV_ITEMS: NavItem[] = [
   { label: 'Settings', href: paths.dashboard.settings.href(), icon: Settings },
 ];
 
-/** Spec §2: the layout of every /dashboard/ page, behind the auth gate of spec §4. */
+/**
+ * The dashboard layout of docs/product.md, "Screens", behind the auth gate of
+ * "The session in the browser".
+ */
 export function DashboardLayout() {
   return (
     <AuthGate skeleton={<DashboardSkeleton />}>
@@ -31,6 +36,8 @@ export function DashboardLayout() {
 
 function DashboardFrame() {
   const [menuOpen, setMenuOpen] = useState(false);
+  // One live connection for the whole dashboard: the Alerts page and the unread count listen.
+  useLiveFeed();
   return (
     <div className="min-h-dvh bg-background">
       <DashboardHeader onOpenMenu={() => setMenuOpen(true)} />
@@ -125,6 +132,7 @@ function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
         >
           <Icon className="size-4" />
           {label}
+          {href === paths.dashboard.alerts.href() ? <UnreadBadge /> : null}
         </NavLink>
       ))}
       <button

@@ -16,7 +16,7 @@ type Identity = {
   clientId: string;
 };
 
-/** At most 50 characters (spec §9). */
+/** At most 50 characters (docs/product.md, "Constants"). */
 const APP_ID = 'earshot-web';
 
 let pending: Promise<Identity> | null = null;
@@ -74,7 +74,10 @@ export async function signIn(email: string, password: string): Promise<Tokens> {
   return tokensFrom(answer.AuthenticationResult);
 }
 
-/** Spec §7: the refresh-token flow; the answer carries new access and ID tokens only. */
+/**
+ * docs/product.md, "Accounts": the refresh-token flow; the answer carries new access and ID tokens
+ * only.
+ */
 export async function refreshTokens(refreshToken: string): Promise<Tokens> {
   const { sdk, client, clientId } = await getIdentity();
   const answer = await client.send(
@@ -159,6 +162,43 @@ export async function updateNames(accessToken: string, givenName: string, family
         { Name: 'given_name', Value: givenName },
         { Name: 'family_name', Value: familyName },
       ],
+    }),
+  );
+}
+
+/**
+ * Starts an e-mail change: the provider keeps the current address until the code sent to the new
+ * one is verified (verifyEmail). Answers where the code went (masked).
+ */
+export async function changeEmail(accessToken: string, email: string) {
+  const { sdk, client } = await getIdentity();
+  const answer = await client.send(
+    new sdk.UpdateUserAttributesCommand({
+      AccessToken: accessToken,
+      UserAttributes: [{ Name: 'email', Value: email }],
+    }),
+  );
+  return answer.CodeDeliveryDetailsList?.[0]?.Destination ?? null;
+}
+
+/** A new code for the pending address (or the current one when nothing is pending). */
+export async function resendEmailCode(accessToken: string) {
+  const { sdk, client } = await getIdentity();
+  await client.send(
+    new sdk.GetUserAttributeVerificationCodeCommand({
+      AccessToken: accessToken,
+      AttributeName: 'email',
+    }),
+  );
+}
+
+export async function verifyEmail(accessToken: string, code: string) {
+  const { sdk, client } = await getIdentity();
+  await client.send(
+    new sdk.VerifyUserAttributeCommand({
+      AccessToken: accessToken,
+      AttributeName: 'email',
+      Code: code,
     }),
   );
 }

@@ -6,7 +6,10 @@ export type { UserRecord };
 /** PUT /api/user: any subset of the editable fields. */
 export type UserUpdate = UpdateUserBody;
 
-/** The user endpoints, shared by the accounts and settings features (spec §7). */
+/**
+ * The user endpoints, shared by the accounts and settings features (docs/product.md,
+ * "The product API").
+ */
 export const userApi = api.injectEndpoints({
   endpoints: (build) => ({
     /**
@@ -33,6 +36,11 @@ export const userApi = api.injectEndpoints({
       query: (body) => ({ url: '/user', method: 'PUT', body }),
       invalidatesTags: ['User'],
     }),
+    /** After a verified e-mail change: the record takes the identity's address (the server asks it). */
+    syncEmail: build.mutation<UserRecord, void>({
+      query: () => ({ url: '/user/email', method: 'POST' }),
+      invalidatesTags: ['User'],
+    }),
     /** Its caller stops reading the record first: a refetch now would recreate it (see getUser). */
     deleteUserData: build.mutation<void, void>({
       query: () => ({ url: '/user', method: 'DELETE' }),
@@ -43,7 +51,7 @@ export const userApi = api.injectEndpoints({
 
 export const {
   useGetUserQuery,
-  useEnsureUserMutation,
   useUpdateUserMutation,
   useDeleteUserDataMutation,
+  useSyncEmailMutation,
 } = userApi;

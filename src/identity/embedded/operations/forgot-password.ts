@@ -6,7 +6,8 @@ import { namedUserInput } from '../validation.ts';
 
 /**
  * ForgotPassword: e-mails a reset code to a confirmed user. Unknown and unconfirmed users get the
- * same answer and nothing is sent (PreventUserExistenceErrors=ENABLED, cognito-protocol.md §4.2).
+ * same answer and nothing is sent (PreventUserExistenceErrors=ENABLED, docs/product.md,
+ * "User existence").
  */
 export const forgotPassword = defineOperation({
   input: namedUserInput,
@@ -16,7 +17,12 @@ export const forgotPassword = defineOperation({
     await ctx.limiter.perUser('codeRequests', email);
     const reachable = user?.status === 'CONFIRMED' && user.emailVerified;
     if (reachable || isEmail(email)) {
-      await issueCode(ctx, { email, sub: reachable ? user.sub : null, purpose: 'reset' });
+      await issueCode(ctx, {
+        email,
+        sub: reachable ? user.sub : null,
+        purpose: 'reset',
+        afterAnswer: true,
+      });
     }
     return { CodeDeliveryDetails: codeDeliveryDetails(email) };
   },

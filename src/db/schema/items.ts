@@ -1,0 +1,68 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  check,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { SourceName } from '../../shared/sources.ts';
+import { itemSearchVector } from '../search-text.ts';
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/**
+ * Every post and comment the connectors brought in, normalised (docs/product.md, "Sources"),
+ * stored once per `(source, external_id)` and kept ITEM_RETENTION_DAYS. The id orders items by
+ * arrival: each matcher shard reads the items after the last id it matched.
+ */
+export const items = pgTable(
+  'items',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    source: text('source').$type<SourceName>().notNull(),
+    externalId: text('external_id').notNull(),
+    kind: text('kind', { enum: ['post', 'comment'] }).notNull(),
+    title: text('title'),
+    body: text('body').notNull(),
+    url: text('url'),
+    permalink: text('permalink').notNull(),
+    author: text('author'),
+    community: text('community'),
+    parentExternalId: text('parent_external_id'),
+    createdAt: at('created_at').notNull(),
+    fetchedAt: at('fetched_at').notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('items_source_external_id_idx').on(table.source, table.externalId),
+    index('items_created_at_idx').on(table.createdAt),
+    // The monitor preview's prefilter (docs/decisions/0013-…).
+    index('items_search_idx').using('gin', itemSearchVector),
+    check('items_kind_check', sql`${table.kind} in ('post', 'comment')`),
+  ],
+);
+
+export type ItemRow = typeof items.$inferSelect;
+
+/**
+ * Where each connector is: its cursor (the connector's own shape, e.g. the last Hacker News id),
+ * written in the same transaction as the items it covers, so a restart neither skips nor repeats.
+ */
+export const sourceCursors = pgTable('source_cursors', {
+  source: text('source').$type<SourceName>().primaryKey(),
+  cursor: jsonb('cursor').notNull(),
+  updatedAt: at('updated_at').notNull().defaultNow(),
+});
+
+/**
+ * Where each matcher shard is (`"<k>/<n>"`): the last item id it matched, committed with the
+ * matches it made from those items.
+ */
+export const matchCursors = pgTable('match_cursors', {
+  shard: text('shard').primaryKey(),
+  lastItemId: bigint('last_item_id', { mode: 'number' }).notNull(),
+  updatedAt: at('updated_at').notNull().defaultNow(),
+});

@@ -1,0 +1,83 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  customType,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type { SourceName } from '../../shared/sources.ts';
+import { items } from './items.ts';
+import { monitors } from './monitors.ts';
+import { users } from './users.ts';
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/**
+ * One item found by one monitor (docs/product.md, "Matches and alerts"), stored once per
+ * `(monitor, source, external id)`. It carries everything the feed and the emails show, so it
+ * outlives the item (items are pruned after ITEM_RETENTION_DAYS; `item_id` then becomes null).
+ * `user_id` is the monitor's owner, kept here so every feed query is scoped by one indexed column.
+ * `highlights` are `[start, end)` offsets into `snippet`.
+ */
+export const matches = pgTable(
+  'matches',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    monitorId: uuid('monitor_id')
+      .notNull()
+      .references(() => monitors.id, { onDelete: 'cascade' }),
+    itemId: bigint('item_id', { mode: 'number' }).references(() => items.id, {
+      onDelete: 'set null',
+    }),
+    source: text('source').$type<SourceName>().notNull(),
+    externalId: text('external_id').notNull(),
+    kind: text('kind', { enum: ['post', 'comment'] }).notNull(),
+    title: text('title'),
+    snippet: text('snippet').notNull(),
+    highlights: jsonb('highlights').$type<[number, number][]>().notNull(),
+    url: text('url'),
+    permalink: text('permalink').notNull(),
+    author: text('author'),
+    community: text('community'),
+    itemCreatedAt: at('item_created_at').notNull(),
+    matchedAt: at('matched_at').notNull().defaultNow(),
+    readAt: at('read_at'),
+    /** What `q` of GET /api/matches searches: title, snippet and names, folded (search-text.ts). */
+    search: tsvector('search').generatedAlwaysAs(
+      sql.raw(
+        `to_tsvector('simple'::regconfig, earshot_search_text(coalesce(title, '') || ' ' || snippet || ' ' || coalesce(author, '') || ' ' || coalesce(community, '')))`,
+      ),
+    ),
+    // Not yet decided on by delivery (docs/decisions/0015-delivery-outbox.md): the decider
+    // clears these in the transaction that queues the email or webhook call covering the match.
+    emailPending: boolean('email_pending').notNull().default(true),
+    webhookPending: boolean('webhook_pending').notNull().default(true),
+  },
+  (table) => [
+    uniqueIndex('matches_monitor_item_idx').on(table.monitorId, table.source, table.externalId),
+    index('matches_user_id_id_idx').on(table.userId, table.id.desc()),
+    index('matches_monitor_id_id_idx').on(table.monitorId, table.id.desc()),
+    index('matches_user_unread_idx')
+      .on(table.userId, table.id.desc())
+      .where(sql`${table.readAt} is null`),
+    index('matches_search_idx').using('gin', table.search),
+    // Stats per day and the live feed's catch-up read matches by time, index-only.
+    index('matches_user_matched_at_idx').on(table.userId, table.matchedAt, table.monitorId),
+    index('matches_email_pending_idx').on(table.userId, table.id).where(sql`${table.emailPending}`),
+    index('matches_webhook_pending_idx')
+      .on(table.monitorId, table.id)
+      .where(sql`${table.webhookPending}`),
+  ],
+);
+
+export type MatchRow = typeof matches.$inferSelect;

@@ -1,0 +1,61 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { SOURCE_NAMES, type SourceName } from '../../shared/sources.ts';
+import { users } from './users.ts';
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/**
+ * A user's saved query (docs/product.md, "Monitors"). `sources` lists the sites it watches (all
+ * by default). `matchCount` and `lastMatchAt` are kept by the pipeline in the transaction that
+ * stores the matches, so listing monitors never counts matches.
+ *
+ * Every insert, update and delete is logged in `monitor_changes` by a trigger (migration 0002),
+ * so every worker's in-memory index can follow the table without the API knowing the workers.
+ */
+export const monitors = pgTable(
+  'monitors',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull().default(''),
+    query: text('query').notNull(),
+    sources: text('sources')
+      .array()
+      .$type<SourceName[]>()
+      .notNull()
+      .default(sql`array[${sql.raw(SOURCE_NAMES.map((s) => `'${s}'`).join(', '))}]::text[]`),
+    paused: boolean('paused').notNull().default(false),
+    emailMuted: boolean('email_muted').notNull().default(false),
+    matchCount: integer('match_count').notNull().default(0),
+    lastMatchAt: at('last_match_at'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (table) => [index('monitors_user_id_created_at_idx').on(table.userId, table.createdAt)],
+);
+
+export type MonitorRow = typeof monitors.$inferSelect;
+
+/**
+ * An append-only log of monitor changes, written by a trigger on `monitors`: a worker reads the
+ * rows after the last id it has seen and re-reads those monitors (or drops them when gone).
+ * `op` is 'I', 'U' or 'D'. Old rows are pruned in the background.
+ */
+export const monitorChanges = pgTable('monitor_changes', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  monitorId: uuid('monitor_id').notNull(),
+  op: text('op').notNull(),
+  at: at('at').notNull().defaultNow(),
+});

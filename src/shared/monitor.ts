@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { matchSchema } from './match.ts';
+import { SOURCE_NAMES } from './sources.ts';
+import { monitorWebhookSchema, setWebhookBodySchema } from './webhook.ts';
+
+/** Wire contracts of /api/monitors, shared by the server and the web app. */
+
+export const MONITOR_QUERY_MAX_LENGTH = 500;
+export const MONITOR_NAME_MAX_LENGTH = 100;
+
+export const monitorSourcesSchema = z
+  .array(z.enum(SOURCE_NAMES))
+  .min(1, 'choose at least one source')
+  .transform((sources) => [...new Set(sources)]);
+
+export const monitorSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  query: z.string(),
+  sources: z.array(z.enum(SOURCE_NAMES)),
+  paused: z.boolean(),
+  emailMuted: z.boolean(),
+  /** ISO 8601. */
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** Matches found so far. */
+  matchCount: z.number().int(),
+  /** ISO 8601, null before the first match. */
+  lastMatchAt: z.string().nullable(),
+  /** The monitor's webhook (docs/webhooks.md), or null. */
+  webhook: monitorWebhookSchema.nullable(),
+});
+export type Monitor = z.infer<typeof monitorSchema>;
+
+const query = z
+  .string({ error: 'write a query, e.g. pglite or "open source"' })
+  .trim()
+  .min(1, 'write a query, e.g. pglite or "open source"')
+  .max(MONITOR_QUERY_MAX_LENGTH, `must be at most ${MONITOR_QUERY_MAX_LENGTH} characters`);
+
+const name = z
+  .string()
+  .trim()
+  .max(MONITOR_NAME_MAX_LENGTH, `must be at most ${MONITOR_NAME_MAX_LENGTH} characters`);
+
+export const createMonitorBodySchema = z.strictObject({
+  query,
+  name: name.optional(),
+  sources: monitorSourcesSchema.optional(),
+  paused: z.boolean().optional(),
+  emailMuted: z.boolean().optional(),
+});
+export type CreateMonitorBody = z.infer<typeof createMonitorBodySchema>;
+
+export const updateMonitorBodySchema = createMonitorBodySchema
+  .partial()
+  .extend({ webhook: setWebhookBodySchema.optional() })
+  .refine((body) => Object.keys(body).length > 0, 'change at least one field');
+export type UpdateMonitorBody = z.infer<typeof updateMonitorBodySchema>;
+
+/** `error.details` of a 400 for a query that does not parse: where (from 0) and why. */
+export const querySyntaxDetailsSchema = z.object({
+  position: z.number().int(),
+  message: z.string(),
+});
+export type QuerySyntaxDetails = z.infer<typeof querySyntaxDetailsSchema>;
+
+export const previewMonitorBodySchema = z.strictObject({
+  query,
+  sources: monitorSourcesSchema.optional(),
+});
+export type PreviewMonitorBody = z.infer<typeof previewMonitorBodySchema>;
+
+/**
+ * What a query would have found in the stored items of the last 7 days. `items` are the newest
+ * (at most 20), shaped as matches (`id` is the item's, `monitorId` empty, `read` false); `perDay`
+ * is the expected alerts a day. `estimated` is true when so many items hold the query's words
+ * that the count was extrapolated from the newest of them.
+ */
+export const monitorPreviewSchema = z.object({
+  count: z.number().int(),
+  perDay: z.number(),
+  estimated: z.boolean(),
+  items: z.array(matchSchema),
+});
+export type MonitorPreview = z.infer<typeof monitorPreviewSchema>;

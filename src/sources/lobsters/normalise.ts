@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { htmlToText } from './html-to-text.ts';
-import { describeIssue, type NormaliseResult, skipped } from './normalised-item.ts';
+import { htmlToText } from '../text/html-to-text.ts';
+import { describeIssue, type NormaliseResult, skipped } from '../normalised-item.ts';
 
 // Older answers give users as objects, newer ones as names.
 const userSchema = z.union([

@@ -23,7 +23,8 @@ export const normalisedItemSchema = z.object({
 });
 export type NormalisedItem = z.infer<typeof normalisedItemSchema>;
 
-export type SkipReason = 'deleted' | 'unsupported-kind' | 'invalid';
+/** Why a raw record was dropped: gone at the site, a kind Earshot does not read, a shape it cannot read, never appeared. */
+export type SkipReason = 'deleted' | 'unsupported-kind' | 'invalid' | 'missing';
 
 /** What normalising one raw record gives: an item, or a typed reason to drop it. */
 export type NormaliseResult =

@@ -27,6 +27,8 @@ export type ReplayOptions = {
   readonly rate?: number;
   /** Records revealed at once, before the clock starts. */
   readonly initial?: number;
+  /** Serve only the first this many records of each stream (shorter tests). */
+  readonly maxRecords?: number;
   /** After the corpus, start it again with fresh ids (an endless site, for benchmarks). */
   readonly loop?: boolean;
   readonly port?: number;
@@ -59,6 +61,8 @@ export type ReplayServer = {
   revokeTokens(): void;
   /** Requests seen, by target. */
   requests(target: FaultTarget): number;
+  /** When each request to `target` came (ms since the epoch). */
+  requestTimes(target: FaultTarget): readonly number[];
   /** Stops listening (connections are refused) until `resume`. */
   suspend(): Promise<void>;
   resume(): Promise<void>;
@@ -79,7 +83,13 @@ const PAGE = 25;
  * moment, so the recordings (sparse ids, old dates) behave like the live firehose.
  */
 export async function startReplay(options: ReplayOptions): Promise<ReplayServer> {
-  const { corpus } = options;
+  const cap = options.maxRecords ?? Number.POSITIVE_INFINITY;
+  const corpus: ReplayCorpus = {
+    hackernews: options.corpus.hackernews.slice(0, cap),
+    reddit: options.corpus.reddit.slice(0, cap),
+    lobstersStories: options.corpus.lobstersStories,
+    lobstersComments: options.corpus.lobstersComments,
+  };
   const loop = options.loop ?? false;
   const initial = options.initial ?? 0;
   const clientId = options.redditClientId ?? 'replay-client';
@@ -89,9 +99,11 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
   const lobsters = [
     ...corpus.lobstersStories.map((record) => ({ kind: 'story' as const, record })),
     ...corpus.lobstersComments.map((record) => ({ kind: 'comment' as const, record })),
-  ].sort(
-    (a, b) => Date.parse(String(a.record.created_at)) - Date.parse(String(b.record.created_at)),
-  );
+  ]
+    .sort(
+      (a, b) => Date.parse(String(a.record.created_at)) - Date.parse(String(b.record.created_at)),
+    )
+    .slice(0, cap);
   const sizes: Record<ReplayStream, number> = {
     hackernews: corpus.hackernews.length,
     reddit: corpus.reddit.length,
@@ -235,12 +247,24 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
   // --- Faults, tokens, rate limits.
   const faults: { target: FaultTarget; fault: ReplayFault; times: number }[] = [];
   const counts: Record<FaultTarget, number> = { hackernews: 0, reddit: 0, lobsters: 0, token: 0 };
+  const times: Record<FaultTarget, number[]> = {
+    hackernews: [],
+    reddit: [],
+    lobsters: [],
+    token: [],
+  };
   let tokens = new Map<string, number>();
   let windowStart = Date.now();
   let used = 0;
 
-  const takeFault = (target: FaultTarget): ReplayFault | null => {
-    const at = faults.findIndex((entry) => entry.target === target && entry.times > 0);
+  // A wrong-typed field needs an answer carrying items: it waits for one.
+  const takeFault = (target: FaultTarget, carriesItems: boolean): ReplayFault | null => {
+    const at = faults.findIndex(
+      (entry) =>
+        entry.target === target &&
+        entry.times > 0 &&
+        (entry.fault.kind !== 'wrong-type' || carriesItems),
+    );
     if (at < 0) return null;
     const entry = faults[at] as (typeof faults)[number];
     entry.times--;
@@ -261,7 +285,9 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
     const url = new URL(request.url ?? '/', 'http://replay');
     const target = targetOf(url.pathname);
     counts[target]++;
-    const fault = takeFault(target);
+    times[target].push(Date.now());
+    const carriesItems = /\/item\/|\/api\/info|^\/(newest|comments)/u.test(url.pathname);
+    const fault = takeFault(target, carriesItems);
     if (fault?.kind === 'drop') {
       request.socket.destroy();
       return;
@@ -348,8 +374,16 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
         const names = (url.searchParams.get('id') ?? '').split(',').filter(Boolean).slice(0, 100);
         const children = names.flatMap((name) => {
           const index = redditIndexOf(name);
-          return index >= 0 && index < count ? [redditThing(index, wrongType)] : [];
+          return index >= 0 && index < count ? [redditThing(index, false)] : [];
         });
+        // One bad thing in the answer, not all of them.
+        if (wrongType && children.length > 0) {
+          const first = children[0] as RawRecord;
+          children[0] = {
+            ...first,
+            data: { ...(first.data as RawRecord), created_utc: 'yesterday' },
+          };
+        }
         return send(200, listing(children), rate);
       }
       if (path === '/r/all/new' || path === '/r/all/comments') {
@@ -439,6 +473,7 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
       tokens = new Map();
     },
     requests: (target) => counts[target],
+    requestTimes: (target) => times[target],
     suspend: stopListening,
     async resume() {
       await listen(port);

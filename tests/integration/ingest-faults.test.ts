@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.ts';
+import { rowsOf } from '../../src/db/migrate.ts';
 import {
   type ReplayServer,
   type ReplayStream,
@@ -152,9 +153,9 @@ describe('bad items', () => {
       running = runIngestion(handle, replay, stream, { REDDIT_BACKFILL_ITEMS: '100' });
       await expectAllOnce(stream, 1);
       await waitFor(async () => {
-        const [row] = (
-          await handle.db.execute(sql`select skipped from source_health where source = ${stream}`)
-        ).rows as { skipped: Record<string, number> }[];
+        const [row] = rowsOf<{ skipped: Record<string, number> }>(
+          await handle.db.execute(sql`select skipped from source_health where source = ${stream}`),
+        );
         return row?.skipped.invalid === 1;
       }, 'the skip to be counted in the health row');
     },

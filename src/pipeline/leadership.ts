@@ -38,7 +38,12 @@ type Wanted = {
   running: { abort: AbortController; done: Promise<void> } | null;
   /** A group's members share a budget of held leases. */
   readonly group: { max: number } | null;
+  /** Ticks in a row this lease was seen free while this process was at its budget. */
+  orphanTicks: number;
 };
+
+/** A lease nobody under budget took for this many ticks is taken over the budget: never orphaned. */
+const ORPHAN_TICKS = 3;
 
 /**
  * Leaders by PostgreSQL session advisory locks on one dedicated connection per process
@@ -129,13 +134,26 @@ export function createLeadership(
     }
     for (const lease of wanted) {
       if (lease.running || stopped) continue;
-      if (lease.group && (held.get(lease.group) ?? 0) >= lease.group.max) continue;
+      if (lease.group && (held.get(lease.group) ?? 0) >= lease.group.max) {
+        try {
+          const free = await client.query<{ free: boolean }>(
+            `select not exists (select 1 from pg_locks where locktype = 'advisory' and classid = $1
+               and objid = $2 and granted) as free`,
+            [LEASE_CLASS, lease.key],
+          );
+          lease.orphanTicks = free.rows[0]?.free ? lease.orphanTicks + 1 : 0;
+        } catch {
+          return;
+        }
+        if (lease.orphanTicks < ORPHAN_TICKS) continue;
+      }
       try {
         const result = await client.query<{ got: boolean }>(
           'select pg_try_advisory_lock($1, $2) as got',
           [LEASE_CLASS, lease.key],
         );
         if (result.rows[0]?.got) {
+          lease.orphanTicks = 0;
           start(lease);
           if (lease.group) held.set(lease.group, (held.get(lease.group) ?? 0) + 1);
         }
@@ -156,12 +174,19 @@ export function createLeadership(
 
   return {
     lead(name, key, task) {
-      wanted.push({ name, key, task, running: null, group: null });
+      wanted.push({ name, key, task, running: null, group: null, orphanTicks: 0 });
     },
     leadSome(keys, max, task) {
       const group = { max };
       for (const { name, key } of keys) {
-        wanted.push({ name, key, task: (signal) => task(name, signal), running: null, group });
+        wanted.push({
+          name,
+          key,
+          task: (signal) => task(name, signal),
+          running: null,
+          group,
+          orphanTicks: 0,
+        });
       }
     },
     listen(channel, onNotify) {

@@ -27,10 +27,10 @@ import { openDatabase } from '../src/db/client.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 import { createMailer } from '../src/delivery/mailer.ts';
 import { createEmbeddedIdentity } from '../src/identity/embedded/create-embedded-identity.ts';
+import { createLogger } from '../src/platform/logger.ts';
 import { createApp } from '../src/server/create-app.ts';
-import { createLogger } from '../src/server/logger.ts';
+import { listen } from '../tests/support/test-app.ts';
 import { createTestDatabase } from '../tests/support/test-database.ts';
-import { listen } from '../tests/support/test-server.ts';
 import type { LoadRequest, LoadResult } from './identity-load.ts';
 
 const ROUNDS = 3;

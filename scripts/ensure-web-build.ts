@@ -8,7 +8,6 @@ const BUILT_INDEX = path.join(ROOT, 'dist', 'web', 'index.html');
 const WEB_INPUTS = [
   'src/web',
   'src/shared',
-  'src/matcher/query-help.ts',
   'scripts/prerender-home.ts',
   'scripts/precompress.ts',
   'vite.config.ts',

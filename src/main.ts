@@ -11,8 +11,8 @@ import { createIdentityProvider } from './identity/create-identity-provider.ts';
 import type { IdentityProvider } from './identity/port.ts';
 import { MatchEvents } from './pipeline/match-events.ts';
 import { startWorker, type Worker } from './pipeline/worker.ts';
+import { createLogger, type Logger } from './platform/logger.ts';
 import { createApp } from './server/create-app.ts';
-import { createLogger, type Logger } from './server/logger.ts';
 import { readVersion } from './server/version.ts';
 
 /**

@@ -12,7 +12,7 @@ describe('configuration', () => {
     });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.publicUrl).toBe('http://127.0.0.1:3000');
-    expect(config.usesExternalCognito).toBe(false);
+    expect(config.COGNITO_USER_POOL_ID).toBeUndefined();
   });
 
   test('empty values mean unset, so a copied .env.example works', () => {
@@ -44,11 +44,14 @@ describe('configuration', () => {
     expect(() => parseConfig({ DATABASE_URL: 'mysql://u:hunter2@db' })).toThrow(/^(?!.*hunter2)/);
   });
 
-  test('a real Cognito pool turns the embedded identity service off', () => {
+  test('a real Cognito pool is named by its pool id and client id together', () => {
     const config = parseConfig({
       COGNITO_USER_POOL_ID: 'us-east-2_AbC123',
       COGNITO_CLIENT_ID: 'abc123',
     });
-    expect(config.usesExternalCognito).toBe(true);
+    expect(config).toMatchObject({
+      COGNITO_USER_POOL_ID: 'us-east-2_AbC123',
+      COGNITO_CLIENT_ID: 'abc123',
+    });
   });
 });

@@ -89,7 +89,6 @@ const sourceList = z.string().transform((value, ctx) => {
 
 export const envSchema = z
   .object({
-    NODE_ENV: withDefault(z.enum(['development', 'production', 'test']).default('production')),
     PORT: withDefault(port.default(3000)),
     HOST: withDefault(z.string().trim().min(1).default('127.0.0.1')),
     PUBLIC_URL: optional(httpUrl),
@@ -148,6 +147,7 @@ export const envSchema = z
         .default('false')
         .transform((value) => value === 'true' || value === '1'),
     ),
+    // Enforced when a monitor is created (monitors and alerts, issue #13).
     MAX_MONITORS_PER_USER: withDefault(
       z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100_000).default(100),
     ),
@@ -196,8 +196,6 @@ export type Env = z.infer<typeof envSchema>;
 export type Config = Env & {
   /** The URL at which browsers reach this server; derived from HOST and PORT when unset. */
   publicUrl: string;
-  /** True when COGNITO_USER_POOL_ID is set: the browser talks to AWS and the embedded IdP is off. */
-  usesExternalCognito: boolean;
 };
 
 export class ConfigError extends Error {
@@ -226,7 +224,6 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     publicUrl:
       env.PUBLIC_URL ??
       `http://${browserHost.includes(':') ? `[${browserHost}]` : browserHost}:${env.PORT}`,
-    usesExternalCognito: Boolean(env.COGNITO_USER_POOL_ID),
   };
 }
 

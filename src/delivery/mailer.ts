@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config/env.ts';
-import type { Logger } from '../server/logger.ts';
+import type { Logger } from '../platform/logger.ts';
 
 export type MailMessage = {
   to: string;

@@ -1,9 +1,9 @@
 import type { Config } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { Mailer } from '../delivery/mailer.ts';
-import type { Logger } from '../server/logger.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Logger } from '../platform/logger.ts';
 import { createCognitoProvider } from './cognito/create-cognito-provider.ts';
-import type { Clock } from './embedded/clock.ts';
 import { createEmbeddedIdentity } from './embedded/create-embedded-identity.ts';
 import type { IdentityProvider } from './port.ts';
 

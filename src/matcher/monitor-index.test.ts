@@ -31,7 +31,7 @@ const matchedIds = (index: MonitorIndex, item: MatchableItem) => () =>
     .map((m) => m.monitorId)
     .sort();
 
-describe('MonitorIndex semantics (PRODUCT.md §3)', () => {
+describe('MonitorIndex semantics (docs/product.md, "The query language")', () => {
   it.each<[string, string, MatchableItem, boolean]>([
     ['whole word', 'rust', post("Rust's borrow checker"), true],
     ['any case', 'rust', post('RUST 2024'), true],

@@ -41,7 +41,7 @@ import { Vocabulary } from './vocabulary.ts';
 export type ItemField = 'title' | 'body' | 'url';
 export const ITEM_FIELDS: readonly ItemField[] = ['title', 'body', 'url'];
 
-/** The parts of a normalised item (PRODUCT.md §2) that queries look at. */
+/** The parts of a normalised item (docs/product.md, "Sources") that queries look at. */
 export interface MatchableItem {
   readonly source: string;
   readonly title?: string | null;

@@ -14,8 +14,9 @@ export interface BreadthProblem {
 }
 
 /**
- * The "too broad" check of PRODUCT.md §3: an empty list means the query is specific enough.
- * The caller decides whether to refuse or warn; the index accepts broad queries all the same.
+ * The "too broad" check of docs/product.md, "Monitors": an empty list means the query is specific
+ * enough. The caller decides whether to refuse or warn; the index accepts broad queries all the
+ * same.
  */
 export function checkQueryBreadth(query: QueryNode): BreadthProblem[] {
   const problems: BreadthProblem[] = [];

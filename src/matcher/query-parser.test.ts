@@ -11,7 +11,7 @@ import {
 
 const canonical = (query: string) => formatQuery(parseQuery(query));
 
-describe('parseQuery: every row of the syntax table (PRODUCT.md §3)', () => {
+describe('parseQuery: every row of the syntax table (docs/product.md, "The query language")', () => {
   it.each([
     ['word', 'Rust', 'rust'],
     ['phrase', '"Open   Source"', '"open source"'],

@@ -47,7 +47,9 @@ function endsToken(char: string | undefined): boolean {
   );
 }
 
-/** Parses the query language of PRODUCT.md §3. Throws `QuerySyntaxError`. */
+/**
+ * Parses the query language of docs/product.md, "The query language". Throws `QuerySyntaxError`.
+ */
 export function parseQuery(input: string): QueryNode {
   return parseSimpleQuery(input) ?? new Parser(input).parseQuery();
 }

@@ -1,6 +1,7 @@
-// The text model of PRODUCT.md §3: a word is a maximal run of Unicode letters, digits and
-// combining marks; its searchable form is NFKC, case folded and diacritic folded. Words are found
-// on the original string so that offsets always point into the text the user sees.
+// The text model of docs/product.md, "The query language": a word is a maximal run of Unicode
+// letters, digits and combining marks; its searchable form is NFKC, case folded and diacritic
+// folded. Words are found on the original string so that offsets always point into the text the
+// user sees.
 
 /** Called once per word: its normalised form and its UTF-16 range in the original string. */
 export type WordSink = (word: string, start: number, end: number) => void;

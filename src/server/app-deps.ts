@@ -1,7 +1,7 @@
 import type { Config } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { IdentityProvider } from '../identity/port.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from '../platform/logger.ts';
 
 /** Everything the HTTP app needs, built once by main.ts (or by a test). */
 export type AppDeps = {

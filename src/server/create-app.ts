@@ -2,7 +2,8 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import type { AppDeps } from './app-deps.ts';
-import { createErrorHandler, jsonError, validationError } from './http/errors.ts';
+import { createApiRouter, registerAccessTokenScheme } from './http/api-router.ts';
+import { createErrorHandler, jsonError } from './http/errors.ts';
 import { requestLog } from './http/request-log.ts';
 import { requireAuth } from './http/require-auth.ts';
 import { analyticsOrigins, createSecurityHeaders } from './http/security-headers.ts';
@@ -17,6 +18,7 @@ const PUBLIC_API_PATHS = [
   '/api/health',
   '/api/config',
   '/api/openapi.json',
+  // The one-click unsubscribe link of alert e-mails; its route comes with delivery (issue #14).
   '/api/user/unsubscribe',
 ];
 
@@ -42,11 +44,8 @@ export function createApp(deps: AppDeps) {
     unknownApiPathsAnswer404(() => app.routes),
   );
 
-  const api = new OpenAPIHono({
-    defaultHook: (result) => {
-      if (!result.success) throw validationError(result.error);
-    },
-  });
+  const api = createApiRouter();
+  registerAccessTokenScheme(api);
   api.onError(onError);
   api.use('*', requestLog(deps.logger));
   api.use(

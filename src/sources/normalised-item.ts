@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { SOURCE_NAMES } from '../shared/sources.ts';
 
-/** One post or comment, whatever site it came from (docs/product.md, "Sources"); the connector adds `fetchedAt`. */
+/**
+ * One post or comment, whatever site it came from (docs/product.md, "Sources"); the connector adds
+ * `fetchedAt`.
+ */
 export const normalisedItemSchema = z.object({
   source: z.enum(SOURCE_NAMES),
   externalId: z.string().min(1),

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { browserAvailability, openPage } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import { type E2eApp, startE2eApp } from '../support/e2e-app.ts';
-import { TEST_PASSWORD, uniqueEmail } from '../support/identity-app.ts';
+import { TEST_PASSWORD, uniqueEmail } from '../support/factories.ts';
 
 const availability = browserAvailability();
 const VIEWPORT = { width: 1280, height: 800 };

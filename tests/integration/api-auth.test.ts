@@ -9,16 +9,16 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createCognitoProvider } from '../../src/identity/cognito/create-cognito-provider.ts';
 import { InvalidTokenError } from '../../src/identity/port.ts';
-import { apiErrorOf, type IdentityApp, startIdentityApp } from '../support/identity-app.ts';
+import { apiErrorOf, startTestApp, type TestApp } from '../support/test-app.ts';
 
 // The API's side of sign-in: which access tokens /api accepts. Every refusal is a 401 in the JSON
 // error shape.
 describe('API token verification', () => {
-  let app: IdentityApp;
+  let app: TestApp;
   let valid: string;
   let idToken: string;
   beforeAll(async () => {
-    app = await startIdentityApp();
+    app = await startTestApp();
     const user = await app.createUser();
     const tokens = await app.signIn(user);
     valid = tokens.AccessToken;
@@ -51,7 +51,7 @@ describe('API token verification', () => {
       .sign(signer);
   }
 
-  test('a valid access token is accepted raw (spec §6) and as Bearer', async () => {
+  test('a valid access token is accepted raw, as the web app sends it, and as Bearer', async () => {
     for (const authorization of [valid, `Bearer ${valid}`, `bearer ${valid}`]) {
       const response = await fetch(`${app.url}/api/user`, {
         headers: { Authorization: authorization },
@@ -142,7 +142,7 @@ describe('API token verification', () => {
   });
 
   test('an address that keeps sending bad tokens gets 429', async () => {
-    const flood = await startIdentityApp();
+    const flood = await startTestApp();
     try {
       let last = 0;
       for (let index = 0; index < 61; index++) {
@@ -160,9 +160,9 @@ describe('API token verification', () => {
 // The real-Cognito provider runs the same verification against a pool's published JWKS and
 // reads attributes with GetUser. Pointed at the embedded service, it must behave the same.
 describe('the Cognito provider against a Cognito-compatible endpoint', () => {
-  let app: IdentityApp;
+  let app: TestApp;
   beforeAll(async () => {
-    app = await startIdentityApp();
+    app = await startTestApp();
   });
   afterAll(() => app.close());
 
@@ -173,7 +173,7 @@ describe('the Cognito provider against a Cognito-compatible endpoint', () => {
       clientId: app.identity.clientId,
       endpoint: app.idpEndpoint,
       issuer: app.identity.issuer,
-      now: app.clock.now,
+      now: () => app.clock.now().getTime(),
     });
     try {
       const user = await app.createUser({ givenName: 'Katherine', familyName: 'Johnson' });

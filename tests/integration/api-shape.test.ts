@@ -1,12 +1,12 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type IdentityApp, startIdentityApp } from '../support/identity-app.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 // The API's outer shape: health, config, unknown paths, errors and headers, over real HTTP.
 describe('the API surface', () => {
-  let app: IdentityApp;
+  let app: TestApp;
   beforeAll(async () => {
-    app = await startIdentityApp({ smtp: false });
+    app = await startTestApp({ smtp: false });
   });
   afterAll(async () => {
     await app?.close();

@@ -1,21 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { users } from '../../src/db/schema/users.ts';
 import { userRecordSchema } from '../../src/shared/user.ts';
-import { apiErrorOf, type IdentityApp, startIdentityApp } from '../support/identity-app.ts';
+import { apiErrorOf, startTestApp, type TestApp } from '../support/test-app.ts';
 
 // GET/PUT/POST/DELETE /api/user with real tokens from the embedded identity service.
 describe('/api/user', () => {
-  let app: IdentityApp;
+  let app: TestApp;
   beforeAll(async () => {
-    app = await startIdentityApp();
+    app = await startTestApp();
   });
   afterAll(() => app.close());
 
-  async function signedInUser(names: { givenName?: string; familyName?: string } = {}) {
-    const user = await app.createUser(names);
-    const { AccessToken } = await app.signIn(user);
-    return { ...user, token: AccessToken };
-  }
+  // These tests make the record themselves.
+  const signedInUser = (names: { givenName?: string; familyName?: string } = {}) =>
+    app.signedInUser({ ...names, record: false });
 
   test('GET is 404 until POST {} creates the record from the identity’s claims; POST is idempotent', async () => {
     const user = await signedInUser({ givenName: 'Margaret', familyName: 'Hamilton' });

@@ -13,24 +13,19 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  failureOf,
-  type IdentityApp,
-  startIdentityApp,
-  TEST_PASSWORD,
-  uniqueEmail,
-} from '../support/identity-app.ts';
+import { TEST_PASSWORD, uniqueEmail } from '../support/factories.ts';
+import { failureOf, startTestApp, type TestApp } from '../support/test-app.ts';
 
 const NEW_PASSWORD = 'Brand-New-Pass-7';
 
 // Sign-out, revocation, password change and reset, attributes and account deletion through the
 // real AWS SDK v3 client.
 describe('sessions, passwords and the account', () => {
-  let app: IdentityApp;
+  let app: TestApp;
   let sdk: CognitoIdentityProviderClient;
   let clientId: string;
   beforeAll(async () => {
-    app = await startIdentityApp();
+    app = await startTestApp();
     sdk = app.cognito();
     clientId = app.identity.clientId;
   });

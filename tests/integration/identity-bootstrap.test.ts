@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.ts';
 import { createMailer } from '../../src/delivery/mailer.ts';
 import { createEmbeddedIdentity } from '../../src/identity/embedded/create-embedded-identity.ts';
-import { createLogger } from '../../src/server/logger.ts';
-import { type IdentityApp, startIdentityApp } from '../support/identity-app.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestConfig } from '../support/test-config.ts';
 import { createTestDatabase } from '../support/test-database.ts';
 
@@ -41,9 +41,9 @@ describe('identity bootstrap', () => {
 });
 
 describe('signing key rotation', () => {
-  let app: IdentityApp;
+  let app: TestApp;
   beforeAll(async () => {
-    app = await startIdentityApp();
+    app = await startTestApp();
   });
   afterAll(() => app.close());
 

@@ -8,16 +8,12 @@ import {
   SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { expect, test } from 'vitest';
-import {
-  failureOf,
-  startIdentityApp,
-  TEST_PASSWORD,
-  uniqueEmail,
-} from '../support/identity-app.ts';
+import { TEST_PASSWORD, uniqueEmail } from '../support/factories.ts';
+import { failureOf, startTestApp } from '../support/test-app.ts';
 
 // Every flow once, with every log line kept: no password, code, token or full address appears.
 test('no password, code, token or e-mail address reaches the logs', async () => {
-  const app = await startIdentityApp({ captureLogs: true });
+  const app = await startTestApp({ captureLogs: true });
   try {
     const sdk = app.cognito();
     const clientId = app.identity.clientId;

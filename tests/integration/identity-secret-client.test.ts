@@ -10,18 +10,13 @@ import {
   SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  failureOf,
-  type IdentityApp,
-  startIdentityApp,
-  TEST_PASSWORD,
-  uniqueEmail,
-} from '../support/identity-app.ts';
+import { TEST_PASSWORD, uniqueEmail } from '../support/factories.ts';
+import { failureOf, startTestApp, type TestApp } from '../support/test-app.ts';
 
 // An app client with a secret: SecretHash = Base64(HMAC-SHA256(secret, username + clientId)) is
 // required on every operation that names a user; RevokeToken takes the raw ClientSecret.
 describe('an app client with a secret', () => {
-  let app: IdentityApp;
+  let app: TestApp;
   let sdk: CognitoIdentityProviderClient;
   let clientId: string;
   let secret: string;
@@ -31,7 +26,7 @@ describe('an app client with a secret', () => {
       .digest('base64');
 
   beforeAll(async () => {
-    app = await startIdentityApp();
+    app = await startTestApp();
     sdk = app.cognito();
     const client = await app.identity.admin.createAppClient({
       name: 'server-side',

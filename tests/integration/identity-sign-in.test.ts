@@ -5,25 +5,19 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  failureOf,
-  type IdentityApp,
-  startIdentityApp,
-  TEST_PASSWORD,
-  type TestUser,
-  uniqueEmail,
-} from '../support/identity-app.ts';
+import { TEST_PASSWORD, uniqueEmail } from '../support/factories.ts';
+import { failureOf, startTestApp, type TestApp, type TestUser } from '../support/test-app.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 // InitiateAuth (USER_PASSWORD_AUTH, REFRESH_TOKEN_AUTH / REFRESH_TOKEN), the tokens and their
 // claims, the lockout and the per-IP limit, through the real AWS SDK v3 client.
 describe('sign-in, tokens and refresh', () => {
-  let app: IdentityApp;
+  let app: TestApp;
   let sdk: CognitoIdentityProviderClient;
   let clientId: string;
   beforeAll(async () => {
-    app = await startIdentityApp();
+    app = await startTestApp();
     sdk = app.cognito();
     clientId = app.identity.clientId;
   });
@@ -60,7 +54,7 @@ describe('sign-in, tokens and refresh', () => {
     expect(result.TokenType).toBe('Bearer');
     expect(result.RefreshToken).toMatch(/^[A-Za-z0-9_-]{80,}$/);
 
-    const now = Math.floor(app.clock.now() / 1000);
+    const now = Math.floor(app.clock.now().getTime() / 1000);
     const access = decodeJwt(result.AccessToken!);
     expect(Object.keys(access)).toEqual([
       'sub',
@@ -117,7 +111,7 @@ describe('sign-in, tokens and refresh', () => {
 
     // Both verify against the published JWKS, as any Cognito verifier would do it.
     const jwks = createRemoteJWKSet(new URL(`${app.identity.issuer}/.well-known/jwks.json`));
-    const options = { issuer: app.identity.issuer, currentDate: new Date(app.clock.now()) };
+    const options = { issuer: app.identity.issuer, currentDate: app.clock.now() };
     await expect(jwtVerify(result.AccessToken!, jwks, options)).resolves.toBeTruthy();
     await expect(
       jwtVerify(result.IdToken!, jwks, { ...options, audience: clientId }),
@@ -219,7 +213,7 @@ describe('sign-in, tokens and refresh', () => {
       expect(after.origin_jti).toBe(before.origin_jti);
       expect(after.auth_time).toBe(before.auth_time);
       expect(after.jti).not.toBe(before.jti);
-      expect(after.iat).toBe(Math.floor(app.clock.now() / 1000));
+      expect(after.iat).toBe(Math.floor(app.clock.now().getTime() / 1000));
       expect(decodeJwt(result.IdToken!).origin_jti).toBe(before.origin_jti);
       await sdk.send(new GetUserCommand({ AccessToken: result.AccessToken! }));
     }
@@ -336,7 +330,7 @@ describe('sign-in, tokens and refresh', () => {
 
 describe('per-IP limits', () => {
   test('too many failed sign-ins from one address answer TooManyRequestsException "Rate exceeded"', async () => {
-    const app = await startIdentityApp({
+    const app = await startTestApp({
       limits: { perIp: { signInFailures: { limit: 3, windowSeconds: 60 } } },
     });
     try {
@@ -365,7 +359,7 @@ describe('per-IP limits', () => {
   });
 
   test('password checks per address are capped, and the SDK’s default retries see the same answer', async () => {
-    const app = await startIdentityApp({
+    const app = await startTestApp({
       limits: { perIp: { passwordChecks: { limit: 2, windowSeconds: 60 } } },
     });
     try {
@@ -392,7 +386,7 @@ describe('per-IP limits', () => {
   });
 
   test('token lifetimes come from IDP_ACCESS_TOKEN_TTL_SECONDS and IDP_REFRESH_TOKEN_TTL_SECONDS', async () => {
-    const app = await startIdentityApp({
+    const app = await startTestApp({
       env: { IDP_ACCESS_TOKEN_TTL_SECONDS: '5', IDP_REFRESH_TOKEN_TTL_SECONDS: '60' },
     });
     try {

@@ -7,24 +7,19 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { idpCodes } from '../../src/db/schema/identity.ts';
-import {
-  failureOf,
-  type IdentityApp,
-  startIdentityApp,
-  TEST_PASSWORD,
-  uniqueEmail,
-} from '../support/identity-app.ts';
+import { TEST_PASSWORD, uniqueEmail } from '../support/factories.ts';
+import { failureOf, startTestApp, type TestApp } from '../support/test-app.ts';
 
 const HOUR = 3600_000;
 
 // SignUp, ConfirmSignUp and ResendConfirmationCode through the real AWS SDK v3 client, with the
 // codes read from a real SMTP server on loopback.
 describe('sign-up and confirmation', () => {
-  let app: IdentityApp;
+  let app: TestApp;
   let sdk: CognitoIdentityProviderClient;
   let clientId: string;
   beforeAll(async () => {
-    app = await startIdentityApp();
+    app = await startTestApp();
     sdk = app.cognito();
     clientId = app.identity.clientId;
   });
@@ -262,7 +257,7 @@ describe('sign-up and confirmation', () => {
   });
 
   test('a code to an unreachable mail server answers CodeDeliveryFailureException', async () => {
-    const broken = await startIdentityApp({ env: { SMTP_URL: 'smtp://127.0.0.1:1' }, smtp: false });
+    const broken = await startTestApp({ env: { SMTP_URL: 'smtp://127.0.0.1:1' }, smtp: false });
     try {
       const failure = await failureOf(
         broken.cognito().send(

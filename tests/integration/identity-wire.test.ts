@@ -4,20 +4,15 @@ import {
   SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  failureOf,
-  type IdentityApp,
-  startIdentityApp,
-  TEST_PASSWORD,
-  uniqueEmail,
-} from '../support/identity-app.ts';
+import { TEST_PASSWORD, uniqueEmail } from '../support/factories.ts';
+import { failureOf, startTestApp, type TestApp } from '../support/test-app.ts';
 
-// The embedded service's framing as Cognito's (cognito-protocol.md §1.1, §2), checked on the raw
-// wire and through the real AWS SDK v3 client.
+// The embedded service's framing as Cognito's (docs/product.md, "Framing" and
+// "Errors on the wire"), checked on the raw wire and through the real AWS SDK v3 client.
 describe('identity service wire protocol', () => {
-  let app: IdentityApp;
+  let app: TestApp;
   beforeAll(async () => {
-    app = await startIdentityApp();
+    app = await startTestApp();
   });
   afterAll(() => app.close());
 

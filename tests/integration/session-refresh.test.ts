@@ -9,14 +9,15 @@ import {
   type TokenStore,
 } from '../../src/web/lib/session/session-refresher.ts';
 import type { TokenRecord } from '../../src/web/lib/token-record.ts';
-import { type IdentityApp, startIdentityApp } from '../support/identity-app.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
-// The browser's refresh logic (spec §4) against the real embedded identity service over HTTP,
-// with the real AWS SDK client; only localStorage is replaced by a plain object.
+// The browser's refresh logic (docs/product.md, "The session in the browser") against the real
+// embedded identity service over HTTP, with the real AWS SDK client; only localStorage is replaced
+// by a plain object.
 describe('session refresh against the embedded identity service', () => {
-  let app: IdentityApp;
+  let app: TestApp;
   beforeAll(async () => {
-    app = await startIdentityApp({ smtp: false });
+    app = await startTestApp({ smtp: false });
   });
   afterAll(async () => {
     await app?.close();

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { precompressDirectory } from '../../scripts/precompress.ts';
-import { type IdentityApp, startIdentityApp } from '../support/identity-app.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const HOME_HTML = `<!doctype html><div id="root"><h1>Hear every mention</h1>${'<p>prerendered</p>'.repeat(100)}</div>`;
 const BIG_SCRIPT = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `word-${i % 17}`))};\n`;
@@ -26,7 +26,7 @@ function fetchRaw(
 
 // Serving the built SPA: client routes fall back to index.html, hashed assets are cached for a year.
 describe('the web app as served', () => {
-  let app: IdentityApp;
+  let app: TestApp;
   beforeAll(async () => {
     const webRoot = mkdtempSync(path.join(tmpdir(), 'earshot-web-'));
     mkdirSync(path.join(webRoot, 'assets'));
@@ -36,7 +36,7 @@ describe('the web app as served', () => {
     writeFileSync(path.join(webRoot, 'home.html'), HOME_HTML);
     precompressDirectory(webRoot);
     writeFileSync(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-    app = await startIdentityApp({ smtp: false, webRoot });
+    app = await startTestApp({ smtp: false, webRoot });
   });
   afterAll(async () => {
     await app?.close();

@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { BrowserContext } from 'playwright-core';
 import { type AppProcess, startAppProcess } from './app-process.ts';
-import { TEST_PASSWORD, uniqueEmail } from './identity-app.ts';
+import { TEST_PASSWORD, uniqueEmail } from './factories.ts';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
 
 export type E2eUser = { email: string; password: string; givenName: string; familyName: string };

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/identity/embedded/clock.ts';
+import type { Clock } from '../../src/platform/clock.ts';
 
 /** A clock that only moves when a test moves it (code expiry, lockouts, token lifetimes). */
 export type ManualClock = Clock & {
@@ -9,7 +9,7 @@ export type ManualClock = Clock & {
 export function createManualClock(start = Date.now()): ManualClock {
   let now = start;
   return {
-    now: () => now,
+    now: () => new Date(now),
     advance(milliseconds) {
       now += milliseconds;
     },

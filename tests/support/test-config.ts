@@ -7,7 +7,6 @@ import { type Config, parseConfig } from '../../src/config/env.ts';
 export function createTestConfig(overrides: Record<string, string | undefined> = {}): Config {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'earshot-test-'));
   return parseConfig({
-    NODE_ENV: 'test',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     PORT: '0',

@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { users } from '../../db/schema/users.ts';
 import { type IdentityProvider, InvalidTokenError } from '../../identity/port.ts';
-import { AppError } from '../../server/http/errors.ts';
 import type { UserRecord } from '../../shared/user.ts';
+import { UnauthenticatedError } from '../errors.ts';
 import { toUserRecord } from './user-record.ts';
 
 /**
@@ -21,11 +21,11 @@ export async function ensureUser(
   const profile = await ctx.identity.fetchProfile(input.accessToken).catch((error: unknown) => {
     // Signed out or deleted between the token check and here.
     if (error instanceof InvalidTokenError)
-      throw new AppError('UNAUTHORIZED', 'Sign in again to continue.');
+      throw new UnauthenticatedError('Sign in again to continue.');
     throw error;
   });
   if (profile.sub !== input.userId) {
-    throw new AppError('UNAUTHORIZED', 'The access token does not belong to this identity.');
+    throw new UnauthenticatedError('The access token does not belong to this identity.');
   }
   const inserted = await ctx.db
     .insert(users)

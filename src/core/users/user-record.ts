@@ -1,5 +1,6 @@
 import type { UserRow } from '../../db/schema/users.ts';
 import type { UserRecord } from '../../shared/user.ts';
+import { NotFoundError } from '../errors.ts';
 
 /** The wire shape of a `users` row. */
 export function toUserRecord(row: UserRow): UserRecord {
@@ -12,4 +13,9 @@ export function toUserRecord(row: UserRow): UserRecord {
     emailAlerts: row.emailAlerts,
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/** The user has an identity but no record yet: ensureUser (run at sign-in) creates it. */
+export function userRecordMissing(): NotFoundError {
+  return new NotFoundError('There is no user record for this account yet; signing in creates it.');
 }

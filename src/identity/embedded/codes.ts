@@ -1,6 +1,5 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { type IdpCodePurpose, idpCodes } from '../../db/schema/identity.ts';
-import { nowDate } from './clock.ts';
 import { composeCodeEmail } from './code-email.ts';
 import type { ServiceContext } from './context.ts';
 import { errors } from './errors.ts';
@@ -26,7 +25,7 @@ export async function issueCode(
 ): Promise<void> {
   const { email, sub, purpose } = options;
   const code = createCode();
-  const now = ctx.clock.now();
+  const now = ctx.clock.now().getTime();
   const row = {
     email,
     purpose,
@@ -65,7 +64,7 @@ export async function spendCode(
   const { email, purpose, code } = options;
   const where = and(eq(idpCodes.email, email), eq(idpCodes.purpose, purpose));
   const [row] = await ctx.db.select().from(idpCodes).where(where);
-  if (!row || row.expiresAt.getTime() <= ctx.clock.now()) throw errors.codeExpired();
+  if (!row || row.expiresAt.getTime() <= ctx.clock.now().getTime()) throw errors.codeExpired();
   if (row.failedAttempts >= ctx.limiter.limits.codeFailedAttempts)
     throw errors.tooManyFailedAttempts();
   if (!row.sub || !equalSecrets(row.codeHash, hashCode(code, email, purpose))) {
@@ -85,5 +84,5 @@ export async function spendCode(
 }
 
 export async function sweepCodes(ctx: Pick<ServiceContext, 'db' | 'clock'>): Promise<void> {
-  await ctx.db.delete(idpCodes).where(lt(idpCodes.expiresAt, nowDate(ctx.clock)));
+  await ctx.db.delete(idpCodes).where(lt(idpCodes.expiresAt, ctx.clock.now()));
 }

@@ -4,10 +4,10 @@ import type { Config } from '../../config/env.ts';
 import type { Database, DatabaseHandle } from '../../db/client.ts';
 import { idpClients, idpPool, idpUsers } from '../../db/schema/identity.ts';
 import type { Mailer } from '../../delivery/mailer.ts';
-import type { Logger } from '../../server/logger.ts';
+import { type Clock, systemClock } from '../../platform/clock.ts';
+import type { Logger } from '../../platform/logger.ts';
 import { type IdentityProfile, type IdentityProvider, InvalidTokenError } from '../port.ts';
 import { createAccessTokenVerifier } from '../verify-access-token.ts';
-import { type Clock, nowDate, systemClock } from './clock.ts';
 import { sweepCodes } from './codes.ts';
 import type { ServiceContext } from './context.ts';
 import { ensureSigningKeys, loadSigningKeys } from './keys.ts';
@@ -103,7 +103,7 @@ export async function createEmbeddedIdentity(
       issuer,
       keys: keys.resolve,
       clientIds: 'any',
-      now: clock.now,
+      now: () => clock.now().getTime(),
     }),
     passwords,
     passwordPolicy,
@@ -120,7 +120,7 @@ export async function createEmbeddedIdentity(
     issuer,
     keys: keys.resolve,
     clientIds: [pool.webClientId],
-    now: clock.now,
+    now: () => clock.now().getTime(),
   });
   const verifyAccessToken = async (token: string) => {
     const claims = await verifyForApi(token);
@@ -184,7 +184,7 @@ export async function createEmbeddedIdentity(
       async createUser({ email, password, givenName, familyName, confirmed = true }) {
         checkPasswordPolicy(password, passwordPolicy);
         const sub = randomUUID();
-        const now = nowDate(clock);
+        const now = clock.now();
         await db.insert(idpUsers).values({
           sub,
           email: normalizeUsername(email),

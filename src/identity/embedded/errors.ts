@@ -1,5 +1,5 @@
 /**
- * Errors of the embedded service, named and worded as Cognito's (docs: cognito-protocol.md §2.3).
+ * Errors of the embedded service, named and worded as Cognito's (docs/product.md, "Error names").
  * The wire layer turns one into HTTP 400 (500 for InternalErrorException) with `__type`,
  * `x-amzn-ErrorType` and `x-amzn-ErrorMessage`, so the AWS SDK reports `error.name` as `type`.
  */

@@ -11,7 +11,7 @@ import {
 } from 'jose';
 import type { Database } from '../../db/client.ts';
 import { IDP_TOKEN_USES, type IdpTokenUse, idpSigningKeys } from '../../db/schema/identity.ts';
-import { type Clock, nowDate } from './clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 
 /**
  * The service's RS256 keys, kept in the database so every process and every restart signs with
@@ -64,7 +64,7 @@ export async function loadSigningKeys(db: Database, clock: Clock): Promise<Signi
       await db.transaction(async (tx) => {
         await tx
           .update(idpSigningKeys)
-          .set({ retiredAt: nowDate(clock) })
+          .set({ retiredAt: clock.now() })
           .where(isNull(idpSigningKeys.retiredAt));
         for (const use of IDP_TOKEN_USES) await insertKey(tx as unknown as Database, use, clock);
       });
@@ -97,7 +97,7 @@ async function insertKey(db: Database, use: IdpTokenUse, clock: Clock): Promise<
     tokenUse: use,
     publicJwk: asStrings({ ...publicJwk, kid, alg: 'RS256', use: 'sig' }),
     privateJwk: asStrings({ ...privateJwk, kid, alg: 'RS256' }),
-    createdAt: nowDate(clock),
+    createdAt: clock.now(),
   });
 }
 

@@ -1,13 +1,13 @@
 import { eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { idpRateCounters, idpSignInFailures } from '../../db/schema/identity.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { errors } from './errors.ts';
 
 /**
  * Where guessing or flooding is possible, a limit: Cognito's per-user limits and sign-in lockout
- * (cognito-protocol.md §4.4), and per-IP limits of our own for what costs CPU (argon2id) or sends
- * e-mail. Counters live in the database, so every web process shares them.
+ * (docs/product.md, "Codes and limits"), and per-IP limits of our own for what costs CPU (argon2id)
+ * or sends e-mail. Counters live in the database, so every web process shares them.
  *
  * Per-user limits answer LimitExceededException "Attempt limit exceeded, please try after some
  * time."; per-IP limits answer TooManyRequestsException "Rate exceeded". Per-user keys are the
@@ -81,7 +81,7 @@ export type Limiter = ReturnType<typeof createLimiter>;
 export function createLimiter(db: Database, clock: Clock, limits: IdentityLimits) {
   /** Counts one event under `key`; true while the window holds at most `limit` events. */
   async function hit(key: string, window: Window): Promise<boolean> {
-    const now = clock.now();
+    const now = clock.now().getTime();
     const nowIso = new Date(now).toISOString();
     const staleIso = new Date(now - window.windowSeconds * 1000).toISOString();
     const stale = sql`${idpRateCounters.windowStartedAt} <= ${staleIso}::timestamptz`;
@@ -103,7 +103,8 @@ export function createLimiter(db: Database, clock: Clock, limits: IdentityLimits
   async function peek(key: string, window: Window): Promise<number> {
     const [row] = await db.select().from(idpRateCounters).where(eq(idpRateCounters.key, key));
     if (!row) return 0;
-    const fresh = row.windowStartedAt.getTime() > clock.now() - window.windowSeconds * 1000;
+    const fresh =
+      row.windowStartedAt.getTime() > clock.now().getTime() - window.windowSeconds * 1000;
     return fresh ? row.count : 0;
   }
 
@@ -138,7 +139,7 @@ export function createLimiter(db: Database, clock: Clock, limits: IdentityLimits
      */
     async checkLockout(key: string): Promise<boolean> {
       const [row] = await db.select().from(idpSignInFailures).where(eq(idpSignInFailures.key, key));
-      if (row?.lockedUntil && row.lockedUntil.getTime() > clock.now()) {
+      if (row?.lockedUntil && row.lockedUntil.getTime() > clock.now().getTime()) {
         throw errors.passwordAttemptsExceeded();
       }
       return row !== undefined;
@@ -147,7 +148,7 @@ export function createLimiter(db: Database, clock: Clock, limits: IdentityLimits
     /** Counts a failed sign-in; from the threshold on, locks for an exponentially longer time. */
     async recordSignInFailure(key: string): Promise<void> {
       const { threshold, baseSeconds, maxSeconds, resetAfterSeconds } = limits.lockout;
-      const now = clock.now();
+      const now = clock.now().getTime();
       const nowIso = new Date(now).toISOString();
       const quietIso = new Date(now - resetAfterSeconds * 1000).toISOString();
       // A failure after a quiet period starts counting again from one.
@@ -177,7 +178,7 @@ export function createLimiter(db: Database, clock: Clock, limits: IdentityLimits
 
     /** Drops counters whose windows are long over. */
     async sweep(): Promise<void> {
-      const dayAgo = new Date(clock.now() - 86_400_000);
+      const dayAgo = new Date(clock.now().getTime() - 86_400_000);
       await db.delete(idpRateCounters).where(lt(idpRateCounters.windowStartedAt, dayAgo));
       await db.delete(idpSignInFailures).where(lt(idpSignInFailures.lastFailureAt, dayAgo));
     },

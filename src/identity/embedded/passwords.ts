@@ -1,7 +1,10 @@
 import { type Algorithm, hash, parseOptions, verify } from '@node-rs/argon2';
 import { errors } from './errors.ts';
 
-/** Cognito's password policy; the default is the one of a new pool (cognito-protocol.md §4.5). */
+/**
+ * Cognito's password policy; the default is the one of a new pool (docs/product.md,
+ * "Password policy").
+ */
 export type PasswordPolicy = {
   minimumLength: number;
   requireUppercase: boolean;

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { idpSessions, idpUsers } from '../../db/schema/identity.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { type AccessTokenClaims, InvalidTokenError } from '../port.ts';
-import { nowDate, nowSeconds } from './clock.ts';
 import type { ServiceContext } from './context.ts';
 import { errors } from './errors.ts';
 import { createRefreshToken, sha256 } from './secrets.ts';
@@ -46,7 +46,7 @@ export async function startSession(
     refreshTokenHash: sha256(refreshToken),
     eventId: session.eventId,
     authTime: new Date(authTime * 1000),
-    expiresAt: new Date(ctx.clock.now() + ctx.lifetimes.refreshTokenSeconds * 1000),
+    expiresAt: new Date(ctx.clock.now().getTime() + ctx.lifetimes.refreshTokenSeconds * 1000),
   });
   return { ...(await issueTokens(ctx, user, session)), RefreshToken: refreshToken };
 }
@@ -80,7 +80,7 @@ export async function refreshSession(
   { session, user }: RefreshSession,
 ): Promise<AuthenticationResult> {
   if (session.revokedAt) throw errors.refreshTokenRevoked();
-  if (session.expiresAt.getTime() <= ctx.clock.now()) throw errors.refreshTokenExpired();
+  if (session.expiresAt.getTime() <= ctx.clock.now().getTime()) throw errors.refreshTokenExpired();
   return issueTokens(ctx, user, {
     originJti: session.originJti,
     eventId: session.eventId,
@@ -198,14 +198,14 @@ export async function revokeUserSessions(
   if (keep) conditions.push(ne(idpSessions.originJti, keep));
   await ctx.db
     .update(idpSessions)
-    .set({ revokedAt: nowDate(ctx.clock) })
+    .set({ revokedAt: ctx.clock.now() })
     .where(and(...conditions));
 }
 
 export async function revokeSession(ctx: ServiceContext, originJti: string): Promise<void> {
   await ctx.db
     .update(idpSessions)
-    .set({ revokedAt: nowDate(ctx.clock) })
+    .set({ revokedAt: ctx.clock.now() })
     .where(and(eq(idpSessions.originJti, originJti), isNull(idpSessions.revokedAt)));
 }
 
@@ -216,8 +216,15 @@ export async function revokeSession(ctx: ServiceContext, originJti: string): Pro
 export async function sweepSessions(
   ctx: Pick<ServiceContext, 'db' | 'clock' | 'lifetimes'>,
 ): Promise<void> {
-  const cutoff = new Date(ctx.clock.now() - ctx.lifetimes.accessTokenSeconds * 1000 - 60_000);
+  const cutoff = new Date(
+    ctx.clock.now().getTime() - ctx.lifetimes.accessTokenSeconds * 1000 - 60_000,
+  );
   await ctx.db
     .delete(idpSessions)
     .where(or(lt(idpSessions.expiresAt, cutoff), lt(idpSessions.revokedAt, cutoff)));
+}
+
+/** Token timestamps (`iat`, `auth_time`) are whole seconds since the epoch. */
+function nowSeconds(clock: Clock): number {
+  return Math.floor(clock.now().getTime() / 1000);
 }

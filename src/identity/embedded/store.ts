@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { idpClients, idpUsers } from '../../db/schema/identity.ts';
-import { type Clock, nowDate } from './clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { errors } from './errors.ts';
 import { computeSecretHash, equalSecrets } from './secrets.ts';
 
@@ -43,7 +43,7 @@ export async function updateUser(
 ): Promise<void> {
   await ctx.db
     .update(idpUsers)
-    .set({ ...changes, updatedAt: nowDate(ctx.clock) })
+    .set({ ...changes, updatedAt: ctx.clock.now() })
     .where(eq(idpUsers.sub, sub));
 }
 

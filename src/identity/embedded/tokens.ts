@@ -3,7 +3,7 @@ import type { SigningKeys } from './keys.ts';
 
 /**
  * Access and ID tokens with Cognito's claim sets, in Cognito's claim order
- * (cognito-protocol.md §3.1–3.2). Both are RS256 JWTs whose header carries only `kid` and `alg`.
+ * (docs/product.md, "Tokens"). Both are RS256 JWTs whose header carries only `kid` and `alg`.
  *
  * Signed with node:crypto's callback form, which runs the RSA operation on libuv's thread pool
  * (~0.01 ms of event loop per token instead of ~0.35 ms signing synchronously): at ten concurrent

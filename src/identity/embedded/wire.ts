@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { clientAddress } from '../../server/http/client-address.ts';
+import { clientAddress } from '../../platform/client-address.ts';
 import type { ServiceContext } from './context.ts';
 import { CognitoError, errors } from './errors.ts';
 import { OPERATIONS } from './operations.ts';
 import { parseInput } from './validation.ts';
 
 /**
- * Cognito's wire protocol (awsJson1_1, cognito-protocol.md §1.1, §2): `POST /idp` or `/idp/`
- * with `X-Amz-Target: AWSCognitoIdentityProviderService.<Operation>` and a JSON body; JSON
- * answers as `application/x-amz-json-1.1` with `x-amzn-RequestId`; errors as HTTP 400 with
- * `{"__type","message"}`, `x-amzn-ErrorType: <Name>:` and `x-amzn-ErrorMessage`. CORS lets the
+ * Cognito's wire protocol (awsJson1_1; docs/product.md, "Framing" and "Errors on the wire"): `POST
+ * /idp` or `/idp/` with `X-Amz-Target: AWSCognitoIdentityProviderService.<Operation>` and a JSON
+ * body; JSON answers as `application/x-amz-json-1.1` with `x-amzn-RequestId`; errors as HTTP 400
+ * with `{"__type","message"}`, `x-amzn-ErrorType: <Name>:` and `x-amzn-ErrorMessage`. CORS lets the
  * browser SDK's own headers through, on errors too. Request bodies are never logged.
  */
 

@@ -1,60 +1,29 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { z } from 'zod';
+import { DomainError, RateLimitedError } from '../../core/errors.ts';
+import type { Logger } from '../../platform/logger.ts';
 import { API_ERROR_STATUS, type ApiErrorBody, type ApiErrorCode } from '../../shared/api-error.ts';
-import type { Logger } from '../logger.ts';
 
-/** Thrown by domain code and handlers; `onError` turns it into the JSON error shape. */
-export class AppError extends Error {
-  override name = 'AppError';
-  readonly code: ApiErrorCode;
-  readonly details: unknown;
-
-  constructor(code: ApiErrorCode, message: string, details?: unknown) {
-    super(message);
-    this.code = code;
-    this.details = details;
-  }
-
-  get status(): ContentfulStatusCode {
-    return API_ERROR_STATUS[this.code];
-  }
-}
-
+/** The JSON error shape (`src/shared/api-error.ts`). */
 export function errorBody(code: ApiErrorCode, message: string, details?: unknown): ApiErrorBody {
   return { error: details === undefined ? { code, message } : { code, message, details } };
 }
 
+/** For middleware that answers before any route runs (authentication, unknown paths, body limit). */
 export function jsonError(c: Context, code: ApiErrorCode, message: string, details?: unknown) {
   return c.json(errorBody(code, message, details), API_ERROR_STATUS[code]);
 }
 
-/** Field-by-field problems of a zod failure, in a shape the web forms can show next to fields. */
-export function validationDetails(error: z.ZodError): { path: string; message: string }[] {
-  return error.issues.map((issue) => ({
-    path: issue.path.map(String).join('.'),
-    message: issue.message,
-  }));
-}
-
-export function validationError(error: z.ZodError, what = 'The request'): AppError {
-  const first = error.issues[0];
-  const where = first && first.path.length > 0 ? ` (${first.path.join('.')})` : '';
-  return new AppError(
-    'VALIDATION_FAILED',
-    `${what} is not valid${where}: ${first?.message ?? 'check the fields and try again'}.`,
-    validationDetails(error),
-  );
-}
-
 /**
- * The one place errors become responses. Expected errors are answered as they are; anything
- * else is logged with its stack and answered as a 500 without internals.
+ * The one place errors become responses. Domain errors (src/core/errors.ts) and Hono's own 4xx
+ * are answered with their code and status; anything else is logged with its stack and answered
+ * as a 500 without internals.
  */
 export function createErrorHandler(logger: Logger) {
   return (error: Error, c: Context) => {
-    if (error instanceof AppError) {
+    if (error instanceof DomainError) {
+      if (error instanceof RateLimitedError)
+        c.header('Retry-After', String(error.retryAfterSeconds));
       return jsonError(c, error.code, error.message, error.details);
     }
     if (error instanceof HTTPException) {

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../../platform/logger.ts';
 
 /** One structured line per API request: method, path (no query string), status, duration. */
 export function requestLog(logger: Logger): MiddlewareHandler {

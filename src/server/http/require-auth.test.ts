@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { readToken } from './require-auth.ts';
 
-test('readToken takes the raw token (spec §6) or a Bearer token', () => {
+test('readToken takes the raw token, as the web app sends it, or a Bearer token', () => {
   expect(readToken('eyJ.abc.def')).toBe('eyJ.abc.def');
   expect(readToken('Bearer eyJ.abc.def')).toBe('eyJ.abc.def');
   expect(readToken('bearer   eyJ.abc.def ')).toBe('eyJ.abc.def');

@@ -4,8 +4,8 @@ import {
   type IdentityProvider,
   InvalidTokenError,
 } from '../../identity/port.ts';
-import type { Logger } from '../logger.ts';
-import { clientAddress } from './client-address.ts';
+import { clientAddress } from '../../platform/client-address.ts';
+import type { Logger } from '../../platform/logger.ts';
 import { jsonError } from './errors.ts';
 
 /** What a signed-in request carries after requireAuth: the verified claims and the raw token. */
@@ -24,8 +24,9 @@ export type RequireAuthOptions = {
 
 /**
  * Every API request except `publicPaths` needs a valid access token in `Authorization`: the raw
- * token, as the web app sends it (spec §6), or `Bearer <token>`. A missing or bad token is a 401
- * in the JSON error shape; an address that keeps sending bad tokens gets 429 for a minute.
+ * token, as the web app sends it (docs/product.md, "The product API"), or `Bearer <token>`. A
+ * missing or bad token is a 401 in the JSON error shape; an address that keeps sending bad tokens
+ * gets 429 for a minute.
  */
 export function requireAuth(options: RequireAuthOptions): MiddlewareHandler<AuthEnv> {
   const publicPaths = new Set(options.publicPaths);

@@ -1,7 +1,8 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import { readSourceHealth } from '../../core/sources/read-source-health.ts';
 import { sourceHealthSchema } from '../../shared/source-health.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { createApiRouter, jsonContent } from '../http/api-router.ts';
 
 const healthSchema = z
   .object({
@@ -20,16 +21,13 @@ const route = createRoute({
   tags: ['system'],
   summary: 'Liveness and dependency health; 503 when the database does not answer',
   responses: {
-    200: { description: 'Healthy', content: { 'application/json': { schema: healthSchema } } },
-    503: {
-      description: 'A dependency is down',
-      content: { 'application/json': { schema: healthSchema } },
-    },
+    200: { description: 'Healthy', ...jsonContent(healthSchema) },
+    503: { description: 'A dependency is down', ...jsonContent(healthSchema) },
   },
 });
 
 export function createHealthRoutes(deps: AppDeps) {
-  return new OpenAPIHono().openapi(route, async (c) => {
+  return createApiRouter().openapi(route, async (c) => {
     const databaseOk = await deps.database.ping();
     const sources = databaseOk
       ? await readSourceHealth(deps.database.db, deps.config).catch(() => [])

@@ -1,6 +1,7 @@
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { publicConfigSchema } from '../../shared/public-config.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { createApiRouter, jsonContent } from '../http/api-router.ts';
 
 const route = createRoute({
   method: 'get',
@@ -8,15 +9,12 @@ const route = createRoute({
   tags: ['system'],
   summary: 'Public runtime configuration for the browser (identity provider, analytics)',
   responses: {
-    200: {
-      description: 'The configuration',
-      content: { 'application/json': { schema: publicConfigSchema } },
-    },
+    200: { description: 'The configuration', ...jsonContent(publicConfigSchema) },
   },
 });
 
 export function createPublicConfigRoutes(deps: AppDeps) {
-  return new OpenAPIHono().openapi(route, (c) => {
+  return createApiRouter().openapi(route, (c) => {
     const origin = deps.config.PUBLIC_URL ?? new URL(c.req.url).origin;
     const { POSTHOG_KEY, POSTHOG_HOST } = deps.config;
     c.header('Cache-Control', 'no-cache');

@@ -1,39 +1,33 @@
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { deleteUserData } from '../../core/users/delete-user-data.ts';
 import { ensureUser } from '../../core/users/ensure-user.ts';
 import { getUser } from '../../core/users/get-user.ts';
 import { updateUser } from '../../core/users/update-user.ts';
-import { apiErrorBodySchema } from '../../shared/api-error.ts';
 import { createUserBodySchema, updateUserBodySchema, userRecordSchema } from '../../shared/user.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { validationError } from '../http/errors.ts';
-import type { AuthEnv } from '../http/require-auth.ts';
+import {
+  createApiRouter,
+  errorResponse,
+  errorResponses,
+  jsonContent,
+  signedIn,
+} from '../http/api-router.ts';
 
 /**
  * /api/user: the signed-in user's own record. Every handler works on `auth.claims.sub` only, so
- * one user can never read or change another's record. (GET /api/user/unsubscribe, public, comes
- * with alert e-mails.)
+ * one user can never read or change another's record.
  */
-
-const record = {
-  content: { 'application/json': { schema: userRecordSchema } },
-};
-const error = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: apiErrorBodySchema } },
-});
-const security = [{ accessToken: [] }];
 
 const getRoute = createRoute({
   method: 'get',
   path: '/user',
   tags: ['user'],
   summary: 'The signed-in user’s record',
-  security,
+  security: signedIn,
   responses: {
-    200: { description: 'The record', ...record },
-    401: error('No valid access token'),
-    404: error('No record yet: POST /api/user creates it'),
+    200: { description: 'The record', ...jsonContent(userRecordSchema) },
+    ...errorResponses(401),
+    404: errorResponse('No record yet: POST /api/user creates it'),
   },
 });
 
@@ -42,18 +36,12 @@ const updateRoute = createRoute({
   path: '/user',
   tags: ['user'],
   summary: 'Change names, time zone or e-mail alert mode',
-  security,
-  request: {
-    body: {
-      required: true,
-      content: { 'application/json': { schema: updateUserBodySchema } },
-    },
-  },
+  security: signedIn,
+  request: { body: { required: true, ...jsonContent(updateUserBodySchema) } },
   responses: {
-    200: { description: 'The updated record', ...record },
-    400: error('A field is not valid'),
-    401: error('No valid access token'),
-    404: error('No record yet'),
+    200: { description: 'The updated record', ...jsonContent(userRecordSchema) },
+    ...errorResponses(400, 401),
+    404: errorResponse('No record yet'),
   },
 });
 
@@ -62,17 +50,15 @@ const createUserRoute = createRoute({
   path: '/user',
   tags: ['user'],
   summary: 'Create the record of the signed-in identity if it is missing (idempotent)',
-  security,
-  request: {
-    body: {
-      required: true,
-      content: { 'application/json': { schema: createUserBodySchema } },
-    },
-  },
+  security: signedIn,
+  request: { body: { required: true, ...jsonContent(createUserBodySchema) } },
   responses: {
-    200: { description: 'The record already existed', ...record },
-    201: { description: 'The record was created from the identity’s attributes', ...record },
-    401: error('No valid access token'),
+    200: { description: 'The record already existed', ...jsonContent(userRecordSchema) },
+    201: {
+      description: 'The record was created from the identity’s attributes',
+      ...jsonContent(userRecordSchema),
+    },
+    ...errorResponses(400, 401),
   },
 });
 
@@ -81,26 +67,16 @@ const deleteRoute = createRoute({
   path: '/user',
   tags: ['user'],
   summary: 'Delete the record and all of the user’s data (the identity is deleted with DeleteUser)',
-  security,
+  security: signedIn,
   responses: {
     204: { description: 'Deleted (also when there was nothing to delete)' },
-    401: error('No valid access token'),
+    ...errorResponses(401),
   },
 });
 
 export function createUserRoutes(deps: Pick<AppDeps, 'database' | 'identity'>) {
   const db = deps.database.db;
-  const app = new OpenAPIHono<AuthEnv>({
-    defaultHook: (result) => {
-      if (!result.success) throw validationError(result.error);
-    },
-  });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'accessToken', {
-    type: 'apiKey',
-    in: 'header',
-    name: 'Authorization',
-    description: 'The Cognito access token, raw (as the web app sends it) or as `Bearer <token>`.',
-  });
+  const app = createApiRouter();
   app.openapi(getRoute, async (c) => {
     c.header('Cache-Control', 'no-store');
     return c.json(await getUser({ db }, c.get('auth').claims.sub), 200);

@@ -20,7 +20,10 @@ const NAV_ITEMS: NavItem[] = [
   { label: 'Settings', href: paths.dashboard.settings.href(), icon: Settings },
 ];
 
-/** Spec §2: the layout of every /dashboard/ page, behind the auth gate of spec §4. */
+/**
+ * The dashboard layout of docs/product.md, "Screens", behind the auth gate of
+ * "The session in the browser".
+ */
 export function DashboardLayout() {
   return (
     <AuthGate skeleton={<DashboardSkeleton />}>

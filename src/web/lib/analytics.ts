@@ -25,7 +25,7 @@ export async function initAnalytics(settings: PublicConfig['analytics']): Promis
   if (pending) identifyUser(pending.sub, pending.email);
 }
 
-/** Spec §1: after load, identify the user by sub and email. */
+/** docs/product.md, "Analytics": after load, identify the user by sub and email. */
 export function identifyUser(sub: string, email: string): void {
   if (!client) {
     pending = { sub, email };

@@ -5,6 +5,7 @@ import {
   type FetchBaseQueryError,
   fetchBaseQuery,
 } from '@reduxjs/toolkit/query/react';
+import { type ApiErrorBody, apiErrorBodySchema } from '../../shared/api-error.ts';
 
 /** How long an API call may take before it fails with TIMEOUT_ERROR. */
 export const API_TIMEOUT_MS = 15_000;
@@ -13,8 +14,9 @@ type SessionShape = { session: { token: string | null } };
 
 /**
  * How the session takes part in API calls, installed by the accounts feature at start:
- * `beforeRequest` refreshes an expired access token (spec §4); `onUnauthorized` runs when the API
- * answers 401 to a call that carried a token, and says whether a retry with a new token makes sense.
+ * `beforeRequest` refreshes an expired access token (docs/product.md,
+ * "The session in the browser"); `onUnauthorized` runs when the API answers 401 to a call that
+ * carried a token, and says whether a retry with a new token makes sense.
  */
 export type SessionHooks = {
   beforeRequest(): Promise<void>;
@@ -38,7 +40,8 @@ const rawBaseQuery = fetchBaseQuery({
   timeout: API_TIMEOUT_MS,
   prepareHeaders: (headers, { getState }) => {
     const { token } = (getState() as SessionShape).session;
-    // Spec §6: the access token itself is the Authorization header (no scheme).
+    // docs/product.md, "The product API": the access token itself is the Authorization header (no
+    // scheme).
     if (token) headers.set('Authorization', token);
     if (!headers.has('Accept')) headers.set('Accept', 'application/json');
     return headers;
@@ -62,8 +65,8 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
 };
 
 /**
- * The one API slice (spec §7): base /api, JSON in and out, unused data kept 60 s, no automatic
- * refetching. Features add their endpoints with `api.injectEndpoints`.
+ * The one API slice (docs/product.md, "The product API"): base /api, JSON in and out, unused data
+ * kept 60 s, no automatic refetching. Features add their endpoints with `api.injectEndpoints`.
  */
 export const api = createApi({
   reducerPath: 'api',
@@ -76,7 +79,21 @@ export const api = createApi({
   endpoints: () => ({}),
 });
 
-/** A sentence for people from any RTK Query error (spec §8 request-layer errors). */
+/**
+ * The API's error of a failed call, read through the shared error schema (`code`, `message`,
+ * `details`); undefined when the call failed before an answer in that shape (network, timeout, a
+ * proxy's page).
+ */
+export function readApiError(error: unknown): ApiErrorBody['error'] | undefined {
+  if (!error || typeof error !== 'object' || !('data' in error)) return undefined;
+  const parsed = apiErrorBodySchema.safeParse(error.data);
+  return parsed.success ? parsed.data.error : undefined;
+}
+
+/**
+ * A sentence for people from any RTK Query error (the request-layer errors of docs/product.md,
+ * "The product API"): the API's own message when it sent one.
+ */
 export function describeApiError(error: unknown): string {
   if (!error || typeof error !== 'object' || !('status' in error)) {
     return 'Something went wrong. Please try again.';
@@ -86,13 +103,8 @@ export function describeApiError(error: unknown): string {
   if (status === 'TIMEOUT_ERROR') return 'Earshot took too long to answer. Please try again.';
   if (status === 'PARSING_ERROR')
     return 'Earshot sent an answer we could not read. Please reload the page.';
-  const data = 'data' in error ? (error as { data: unknown }).data : undefined;
-  if (data && typeof data === 'object' && 'error' in data) {
-    const body = (data as { error: unknown }).error;
-    if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') {
-      return body.message;
-    }
-  }
+  const apiError = readApiError(error);
+  if (apiError) return apiError.message;
   if (typeof status === 'number' && status >= 500)
     return 'Earshot had a problem on its side. Please try again shortly.';
   return 'The request could not be completed. Please try again.';

@@ -16,7 +16,7 @@ type Identity = {
   clientId: string;
 };
 
-/** At most 50 characters (spec §9). */
+/** At most 50 characters (docs/product.md, "Constants"). */
 const APP_ID = 'earshot-web';
 
 let pending: Promise<Identity> | null = null;
@@ -74,7 +74,10 @@ export async function signIn(email: string, password: string): Promise<Tokens> {
   return tokensFrom(answer.AuthenticationResult);
 }
 
-/** Spec §7: the refresh-token flow; the answer carries new access and ID tokens only. */
+/**
+ * docs/product.md, "Accounts": the refresh-token flow; the answer carries new access and ID tokens
+ * only.
+ */
 export async function refreshTokens(refreshToken: string): Promise<Tokens> {
   const { sdk, client, clientId } = await getIdentity();
   const answer = await client.send(

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { describeIdentityError, type IdentityFlow } from './identity-errors.ts';
 
-// Spec §8's identity error names that a sign-in, sign-up, confirmation or reset flow can meet.
+// The identity error names of docs/product.md, "Error names", that a sign-in, sign-up, confirmation
+// or reset flow can meet.
 const SPEC_ERRORS = [
   'NotAuthorizedException',
   'UserNotFoundException',

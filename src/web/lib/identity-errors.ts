@@ -1,6 +1,6 @@
 /**
- * Every identity error a flow can meet (spec §8), as a sentence for people and the field it
- * belongs to. Never shows the raw error name.
+ * Every identity error a flow can meet (docs/product.md, "Error names"), as a sentence for people
+ * and the field it belongs to. Never shows the raw error name.
  */
 export type IdentityFlow =
   | 'login'

@@ -3,7 +3,7 @@ import { createIdentityRetryStrategy, IDENTITY_RETRY } from './identity-retry-st
 
 const noSleep = async () => {};
 
-describe('the identity client retry strategy (spec §9)', () => {
+describe('the identity client retry strategy', () => {
   test('uses 100 ms as the base delay, 500 ms when throttled, capped at 20 s', () => {
     const strategy = createIdentityRetryStrategy({ random: () => 1, sleep: noSleep });
     expect(strategy.computeDelay(0, false)).toBe(100);

@@ -1,9 +1,10 @@
 import type { RetryErrorInfo, RetryStrategyV2, StandardRetryToken } from '@smithy/types';
 
 /**
- * Spec §9 fixes the identity client's retry behaviour: 3 attempts, backoff base 100 ms (500 ms when
- * throttled), at most 20 s, a retry capacity of 500 spent 5 per retry (10 for transient errors).
- * The installed SDK's default strategy has drifted from these numbers, so they are set here.
+ * docs/product.md, "Constants", fixes the identity client's retry behaviour: 3 attempts, backoff
+ * base 100 ms (500 ms when throttled), at most 20 s, a retry capacity of 500 spent 5 per retry (10
+ * for transient errors). The installed SDK's default strategy has drifted from these numbers, so
+ * they are set here.
  */
 export const IDENTITY_RETRY = {
   maxAttempts: 3,

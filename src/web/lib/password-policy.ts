@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The identity provider's default password policy (PRODUCT.md §5, Cognito's default), checked in
+ * The identity provider's default password policy (docs/product.md, "Password policy"), checked in
  * the browser first so most mistakes never leave the page: 8+ characters, upper, lower, digit, symbol.
  */
 export const newPasswordSchema = z

@@ -1,7 +1,10 @@
 import { decodeJwt } from 'jose';
 import type { TokenRecord } from './token-record.ts';
 
-/** Spec §3: the session lives in localStorage under the key `token` as this record. */
+/**
+ * docs/product.md, "The session in the browser": the session lives in localStorage under the key
+ * `token` as this record.
+ */
 export const TOKEN_STORAGE_KEY = 'token';
 
 export type { TokenRecord };
@@ -65,7 +68,10 @@ export function accessTokenExpiry(accessToken: string): number {
   }
 }
 
-/** Valid means: readable and its `exp` is in the future (spec §4). */
+/**
+ * Valid means: readable and its `exp` is in the future (docs/product.md,
+ * "The session in the browser").
+ */
 export function isAccessTokenValid(accessToken: string, now = Date.now()): boolean {
   return accessTokenExpiry(accessToken) > now;
 }

@@ -6,7 +6,10 @@ export type { UserRecord };
 /** PUT /api/user: any subset of the editable fields. */
 export type UserUpdate = UpdateUserBody;
 
-/** The user endpoints, shared by the accounts and settings features (spec §7). */
+/**
+ * The user endpoints, shared by the accounts and settings features (docs/product.md,
+ * "The product API").
+ */
 export const userApi = api.injectEndpoints({
   endpoints: (build) => ({
     /**
@@ -41,9 +44,4 @@ export const userApi = api.injectEndpoints({
   }),
 });
 
-export const {
-  useGetUserQuery,
-  useEnsureUserMutation,
-  useUpdateUserMutation,
-  useDeleteUserDataMutation,
-} = userApi;
+export const { useGetUserQuery, useUpdateUserMutation, useDeleteUserDataMutation } = userApi;

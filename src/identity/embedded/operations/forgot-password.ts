@@ -6,7 +6,8 @@ import { namedUserInput } from '../validation.ts';
 
 /**
  * ForgotPassword: e-mails a reset code to a confirmed user. Unknown and unconfirmed users get the
- * same answer and nothing is sent (PreventUserExistenceErrors=ENABLED, cognito-protocol.md §4.2).
+ * same answer and nothing is sent (PreventUserExistenceErrors=ENABLED, docs/product.md,
+ * "User existence").
  */
 export const forgotPassword = defineOperation({
   input: namedUserInput,

@@ -62,8 +62,8 @@ export const initiateAuth = defineOperation({
 });
 
 /**
- * Decision order (cognito-protocol.md §4.1, one deliberate difference: a wrong password is
- * refused before the account's confirmation state is revealed; docs/decisions/0005).
+ * Decision order (docs/product.md, "Sign-in decision order"; one deliberate difference: a wrong
+ * password is refused before the account's confirmation state is revealed; docs/decisions/0005).
  */
 async function signIn(
   ctx: ServiceContext,

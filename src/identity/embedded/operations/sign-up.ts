@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { idpUsers } from '../../../db/schema/identity.ts';
 import { isEmail, readAttributeChanges } from '../attributes.ts';
-import { nowDate } from '../clock.ts';
 import { issueCode } from '../codes.ts';
 import { defineOperation } from '../context.ts';
 import { errors } from '../errors.ts';
@@ -56,7 +55,7 @@ export const signUp = defineOperation({
     await ctx.limiter.perUser('codeRequests', email);
 
     const sub = randomUUID();
-    const now = nowDate(ctx.clock);
+    const now = ctx.clock.now();
     const inserted = await ctx.db
       .insert(idpUsers)
       .values({

@@ -1,6 +1,6 @@
 import { Toaster as Sonner } from 'sonner';
 
-/** Spec §9: toasts bottom-right, about 4 s, at most 3 visible. */
+/** docs/product.md, "Constants": toasts bottom-right, about 4 s, at most 3 visible. */
 export const TOAST_DURATION_MS = 4000;
 export const TOASTS_VISIBLE = 3;
 

@@ -5,8 +5,9 @@ import { paths } from '../../lib/paths.ts';
 import { restoreSession } from '../../lib/session/restore-session.ts';
 
 /**
- * Spec §4: UNDETERMINED and REFRESHING_TOKEN show the skeleton, VALID_TOKEN shows the page,
- * FAILED redirects to the login page (remembering where the user wanted to go).
+ * docs/product.md, "The session in the browser": UNDETERMINED and REFRESHING_TOKEN show the
+ * skeleton, VALID_TOKEN shows the page, FAILED redirects to the login page (remembering where the
+ * user wanted to go).
  */
 export function AuthGate({ skeleton, children }: { skeleton: ReactNode; children: ReactNode }) {
   const authState = useAppSelector((state) => state.session.authState);

@@ -57,7 +57,10 @@ const AUDIENCES = [
   },
 ];
 
-/** The public home page (spec §2): what Earshot does, how, for whom; calls to sign up and log in. */
+/**
+ * The public home page (docs/product.md, "Screens"): what Earshot does, how, for whom; calls to
+ * sign up and log in.
+ */
 export function HomePage() {
   return (
     <div className="min-h-dvh bg-background text-foreground">

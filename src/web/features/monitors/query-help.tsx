@@ -1,6 +1,9 @@
-import { QUERY_HELP } from '../../../matcher/query-help.ts';
+import { QUERY_HELP } from '../../../shared/query-help.ts';
 
-/** The query language for users (PRODUCT.md §3), from the matcher's own help data. */
+/**
+ * The query language for users (docs/product.md, "The query language"), from
+ * src/shared/query-help.ts.
+ */
 export function QueryHelp() {
   return (
     <section aria-labelledby="query-help" className="rounded-xl border bg-card p-6 shadow-sm">

@@ -7,8 +7,9 @@ import { loginSucceeded } from './session-slice.ts';
 import { userFromRecord } from './session-user.ts';
 
 /**
- * After a successful sign-in (spec §4): store the record under `token`, fill the session, identify
- * the user for analytics, then make sure the backend has the user's record (POST /api/user).
+ * After a successful sign-in (docs/product.md, "The session in the browser"): store the record
+ * under `token`, fill the session, identify the user for analytics, then make sure the backend has
+ * the user's record (POST /api/user).
  */
 export async function completeSignIn(dispatch: AppDispatch, tokens: Tokens): Promise<void> {
   const record = {

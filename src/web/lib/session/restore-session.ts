@@ -10,9 +10,9 @@ import { authStateChanged, sessionRestored } from './session-slice.ts';
 import { userFromRecord } from './session-user.ts';
 
 /**
- * On load (PRODUCT.md §5): a valid access token gives VALID_TOKEN; an expired one with a refresh
- * token gives REFRESHING_TOKEN, then VALID_TOKEN or, when the provider refuses, FAILED; no record
- * gives FAILED.
+ * On load (docs/product.md, "The session in the browser"): a valid access token gives VALID_TOKEN;
+ * an expired one with a refresh token gives REFRESHING_TOKEN, then VALID_TOKEN or, when the
+ * provider refuses, FAILED; no record gives FAILED.
  */
 export const restoreSession = createAsyncThunk<void, undefined>(
   'session/restore',

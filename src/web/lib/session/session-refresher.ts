@@ -10,7 +10,10 @@ export type TokenStore = {
 
 export type SessionRefresherDeps = {
   store: TokenStore;
-  /** Spec §7: InitiateAuth with the refresh-token flow; answers new access and ID tokens. */
+  /**
+   * docs/product.md, "Accounts": InitiateAuth with the refresh-token flow; answers new access and
+   * ID tokens.
+   */
   refresh(
     refreshToken: string,
   ): Promise<{ AccessToken: string; IdToken: string; RefreshToken?: string | undefined }>;
@@ -22,10 +25,10 @@ export type SessionRefresherDeps = {
 };
 
 /**
- * Spec §4: refreshes the access token with the refresh token, merges the answer into the stored
- * record and saves it. NotAuthorizedException ends the session (record removed); any other error
- * is reported and the caller goes on with what it has. Calls made while a refresh is running share
- * it, so two API calls at once trigger one refresh.
+ * docs/product.md, "The session in the browser": refreshes the access token with the refresh token,
+ * merges the answer into the stored record and saves it. NotAuthorizedException ends the session
+ * (record removed); any other error is reported and the caller goes on with what it has. Calls made
+ * while a refresh is running share it, so two API calls at once trigger one refresh.
  */
 export function createSessionRefresher(deps: SessionRefresherDeps): () => Promise<RefreshOutcome> {
   let inflight: Promise<RefreshOutcome> | null = null;

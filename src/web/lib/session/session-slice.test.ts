@@ -11,7 +11,7 @@ const user = {
   expires: 99,
 };
 
-describe('the session (spec §3, §4)', () => {
+describe('the session', () => {
   test('starts undetermined', () => {
     expect(reduce(undefined, { type: 'init' }).authState).toBe('UNDETERMINED');
   });

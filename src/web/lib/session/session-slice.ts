@@ -1,9 +1,14 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 
-/** Spec §4: the auth gate's states. UNDETERMINED is the state before the stored token is read. */
+/**
+ * docs/product.md, "The session in the browser": the auth gate's states. UNDETERMINED is the state
+ * before the stored token is read.
+ */
 export type AuthState = 'UNDETERMINED' | 'VALID_TOKEN' | 'REFRESHING_TOKEN' | 'FAILED';
 
-/** Spec §3: the user as the session knows it (client side). */
+/**
+ * docs/product.md, "The session in the browser": the user as the session knows it (client side).
+ */
 export type SessionState = {
   authState: AuthState;
   id: string | null;

@@ -8,9 +8,10 @@ import { clearTokenRecord } from '../token-storage.ts';
 import { loggedOut } from './session-slice.ts';
 
 /**
- * Spec §2: Log Out clears the stored session, resets the API cache and goes to the login page.
- * The dashboard's auth gate may notice the cleared session first and redirect too; `loggedOut`
- * tells it to go to the plain login page, so both lead to the same place.
+ * docs/product.md, "The session in the browser": Log Out clears the stored session, resets the API
+ * cache and goes to the login page. The dashboard's auth gate may notice the cleared session first
+ * and redirect too; `loggedOut` tells it to go to the plain login page, so both lead to the same
+ * place.
  */
 export function useLogout() {
   const dispatch = useDispatch();

@@ -1,10 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import {
   type AuthenticationResultType,
   CognitoIdentityProviderClient,
   InitiateAuthCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
+import { serve } from '@hono/node-server';
+import type { Hono } from 'hono';
 import type { Config } from '../../src/config/env.ts';
 import type { DatabaseHandle } from '../../src/db/client.ts';
 import { createMailer } from '../../src/delivery/mailer.ts';
@@ -13,16 +15,16 @@ import {
   type EmbeddedIdentity,
 } from '../../src/identity/embedded/create-embedded-identity.ts';
 import type { LimitOverrides } from '../../src/identity/embedded/limits.ts';
+import { createLogger, type Logger } from '../../src/platform/logger.ts';
 import { createApp } from '../../src/server/create-app.ts';
-import { createLogger, type Logger } from '../../src/server/logger.ts';
 import { type ApiErrorBody, apiErrorBodySchema } from '../../src/shared/api-error.ts';
+import { TEST_PASSWORD, uniqueEmail } from './factories.ts';
 import { createManualClock, type ManualClock } from './manual-clock.ts';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
 import { createTestConfig } from './test-config.ts';
 import { createTestDatabase } from './test-database.ts';
-import { listen } from './test-server.ts';
 
-export type IdentityAppOptions = {
+export type TestAppOptions = {
   /** Extra environment (e.g. IDP_ACCESS_TOKEN_TTL_SECONDS). PUBLIC_URL and SMTP_URL are set for you. */
   env?: Record<string, string | undefined>;
   /** Overrides of the identity service's limits. */
@@ -35,11 +37,13 @@ export type IdentityAppOptions = {
   captureLogs?: boolean;
 };
 
-export type IdentityApp = {
+export type TestApp = {
   /** `http://127.0.0.1:<port>`: the whole app (API, /idp, web app when webRoot is given). */
   url: string;
   /** The endpoint to give the AWS SDK: `${url}/idp`. */
   idpEndpoint: string;
+  /** The Hono app being served (its `routes`, or `app.request()` without the network). */
+  app: ReturnType<typeof createApp>;
   config: Config;
   database: DatabaseHandle;
   identity: EmbeddedIdentity;
@@ -64,6 +68,14 @@ export type IdentityApp = {
   createUser(overrides?: Partial<TestUser>): Promise<TestUser & { sub: string }>;
   /** USER_PASSWORD_AUTH through the SDK with the web client (or `clientId`). */
   signIn(user: { email: string; password: string }, clientId?: string): Promise<Required<TokenSet>>;
+  /**
+   * The usual start of an API test: a confirmed, signed-in user whose record exists (made by
+   * `POST /api/user`, as the web app does at sign-in), with the access token to call the API.
+   * `record: false` leaves the record to the test.
+   */
+  signedInUser(
+    overrides?: Partial<TestUser> & { record?: boolean },
+  ): Promise<TestUser & { sub: string; token: string }>;
   close(): Promise<void>;
 };
 
@@ -75,19 +87,16 @@ export type TokenSet = Pick<
   'AccessToken' | 'IdToken' | 'RefreshToken' | 'ExpiresIn'
 >;
 
-export const TEST_PASSWORD = 'Correct-Horse-9';
-
-/** A unique e-mail address, so tests never collide. */
-export function uniqueEmail(prefix = 'user'): string {
-  return `${prefix}-${randomBytes(5).toString('hex')}@example.com`;
-}
-
 /**
- * The full app with the embedded identity service on a fresh test database, served over real
- * HTTP on a random loopback port, with codes delivered to a loopback SMTP sink and a clock the
- * test controls. PUBLIC_URL is the real URL, so issuer and /api/config are what a browser sees.
+ * The one way an integration test gets an app: the full app (API, /idp, optionally the web app)
+ * in this process, with the embedded identity service on a fresh test database (PGlite, or the
+ * server named by DATABASE_URL), served over real HTTP on a random loopback port, with codes
+ * delivered to a loopback SMTP sink and a clock the test controls. PUBLIC_URL is the real URL, so
+ * issuer and /api/config are what a browser sees. Rows a test needs without the API come from
+ * tests/support/factories.ts on `app.database.db`; browser tests use the real process instead
+ * (tests/support/e2e-app.ts).
  */
-export async function startIdentityApp(options: IdentityAppOptions = {}): Promise<IdentityApp> {
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   // Listen first, so PUBLIC_URL (and with it the token issuer) is the real URL.
   let handler: Handler | undefined;
   const server = await listen({
@@ -146,9 +155,10 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
   };
   const sdk = cognito();
 
-  return {
+  const testApp: TestApp = {
     url: server.url,
     idpEndpoint: `${server.url}/idp`,
+    app,
     config,
     database,
     identity,
@@ -215,6 +225,15 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
         ExpiresIn: result.ExpiresIn,
       };
     },
+    async signedInUser({ record = true, ...overrides } = {}) {
+      const user = await testApp.createUser(overrides);
+      const { AccessToken: token } = await testApp.signIn(user);
+      if (record) {
+        const made = await testApp.api('/api/user', { token, method: 'POST', body: {} });
+        if (made.status !== 201) throw new Error(`POST /api/user answered ${made.status}`);
+      }
+      return { ...user, token };
+    },
     async close() {
       for (const client of clients) client.destroy();
       await server.close();
@@ -224,6 +243,7 @@ export async function startIdentityApp(options: IdentityAppOptions = {}): Promis
       await database.close();
     },
   };
+  return testApp;
 }
 
 /** The `error` of an API answer in the JSON error shape. */
@@ -246,4 +266,24 @@ export async function failureOf(
     };
   }
   throw new Error('Expected the call to fail, but it succeeded');
+}
+
+export type RunningServer = { url: string; close(): Promise<void> };
+
+/** Serves a Hono app over real HTTP on a random loopback port. */
+export async function listen(app: Pick<Hono, 'fetch'>): Promise<RunningServer> {
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }),
+  };
 }

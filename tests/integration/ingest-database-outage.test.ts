@@ -24,7 +24,10 @@ afterAll(async () => {
 test('database unreachable for two seconds: reported as failing, recovered, nothing lost', async () => {
   const running = runIngestion(database.handle, replay, 'reddit', { REDDIT_BACKFILL_ITEMS: '100' });
   try {
-    await waitFor(async () => (await storedIds(database.handle, 'reddit')).length > 20, 'first items');
+    await waitFor(
+      async () => (await storedIds(database.handle, 'reddit')).length > 20,
+      'first items',
+    );
     await adminQuery(`alter database ${database.name} allow_connections false`);
     await adminQuery(
       `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${database.name}'`,

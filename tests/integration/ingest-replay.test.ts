@@ -73,7 +73,9 @@ test('each site: the replayed items once each, across kill -9 and a restart', as
     for (const source of SOURCE_NAMES) {
       const expected = expectedExternalIds(replay, corpus, source, replay.revealed(source));
       const stored = rowsOf<{ external_id: string }>(
-        await handle.db.execute(sql`select external_id from items where source = ${source} order by id`),
+        await handle.db.execute(
+          sql`select external_id from items where source = ${source} order by id`,
+        ),
       ).map((row) => row.external_id);
       expect(new Set(stored).size, `${source} stored once each`).toBe(stored.length);
       expect(missing(expected, stored), `${source} items missing`).toEqual([]);
@@ -91,4 +93,3 @@ function missing(wanted: readonly string[], have: readonly string[]): string[] {
   const set = new Set(have);
   return wanted.filter((id) => !set.has(id));
 }
-

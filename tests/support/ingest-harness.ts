@@ -15,6 +15,7 @@ export function replayEnv(
   overrides: Record<string, string> = {},
 ): Record<string, string> {
   return {
+    SOURCES: 'hackernews,reddit,lobsters',
     HN_API_URL: `${replay.url}/v0`,
     HN_POLL_SECONDS: '0.1',
     REDDIT_CLIENT_ID: 'replay-client',

@@ -55,6 +55,8 @@ export type ReplayServer = {
   indexOf(stream: ReplayStream, externalId: string): number;
   /** Changes the reveal rate from now on. */
   setRate(rate: number): void;
+  /** Reveals `count` more records of every stream at once (a burst). */
+  revealMore(count: number): void;
   /** The next `times` requests to `target` get `fault`. */
   fault(target: FaultTarget, fault: ReplayFault, times?: number): void;
   /** Makes every issued Reddit token invalid (as if revoked); new ones are issued as usual. */
@@ -465,6 +467,11 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
     setRate(rate) {
       const now = Date.now();
       segments.push({ at: now, count: clock(now), rate });
+    },
+    revealMore(count) {
+      const now = Date.now();
+      const rate = segments.at(-1)?.rate ?? 0;
+      segments.push({ at: now, count: clock(now) + count, rate });
     },
     fault(target, fault, times = 1) {
       faults.push({ target, fault, times });

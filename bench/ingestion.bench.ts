@@ -185,8 +185,8 @@ async function run(kind: 'pglite' | 'postgres') {
 
   /**
    * Waits until nothing more arrives (some records are skipped, deleted comments, so counts
-   * never reach the replay's): every stored item matched and no new one for 2.5 s (a poll and
-   * more). Returns when the last item was matched.
+   * never reach the replay's): every stored item matched and no new one for 2.5 s, after at
+   * least a poll and a half. Returns when the last item was matched.
    */
   const settle = async (limitMs: number) => {
     const begin = Date.now();
@@ -197,7 +197,10 @@ async function run(kind: 'pglite' | 'postgres') {
       const now = await counts();
       if (now.matched !== last.matched || now.stored !== last.stored) changedAt = Date.now();
       last = now;
-      if (now.matched === now.stored && Date.now() - changedAt > 2500) break;
+      const quiet = Date.now() - changedAt > 2500;
+      // At least a poll and a half, so a connector asleep between polls is not taken for done.
+      const polled = Date.now() - begin > (POLL_SECONDS * 1.5 + 1) * 1000;
+      if (now.matched === now.stored && quiet && polled) break;
     }
     return { ...last, at: changedAt };
   };

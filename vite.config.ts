@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { buildImages } from './scripts/build-images.ts';
 import { precompressDirectory } from './scripts/precompress.ts';
 
 const apiTarget = process.env.EARSHOT_API_URL ?? 'http://127.0.0.1:3000';
@@ -18,11 +19,22 @@ function precompress(): Plugin {
   };
 }
 
+/** The responsive images (AVIF, WebP, JPEG at every width) of src/shared/responsive-images.ts. */
+function responsiveImages(): Plugin {
+  return {
+    name: 'earshot-responsive-images',
+    apply: 'build',
+    async closeBundle() {
+      await buildImages(outDir);
+    },
+  };
+}
+
 // The SPA lives in src/web and builds to dist/web, which the Node server serves in production.
 export default defineConfig({
   root: 'src/web',
   publicDir: 'public',
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), precompress(), responsiveImages()],
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,

@@ -61,7 +61,9 @@ if (!existing) {
     familyName: 'Listener',
     confirmed: true,
   });
-  await db.insert(users).values({ id: sub, email: DEMO_EMAIL, firstName: 'Demo', lastName: 'Listener' });
+  await db
+    .insert(users)
+    .values({ id: sub, email: DEMO_EMAIL, firstName: 'Demo', lastName: 'Listener' });
   await db.insert(monitors).values(DEMO_MONITORS.map((monitor) => ({ userId: sub, ...monitor })));
 }
 

@@ -10,6 +10,8 @@ const WEB_INPUTS = [
   'src/shared',
   'scripts/prerender-home.ts',
   'scripts/precompress.ts',
+  'scripts/build-images.ts',
+  'docs/screenshots/alerts-home.png',
   'vite.config.ts',
   'package-lock.json',
 ];

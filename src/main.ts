@@ -7,6 +7,7 @@ import { loadDotEnv } from './config/load-env.ts';
 import { type DatabaseHandle, openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { createMailer } from './delivery/mailer.ts';
+import { startDelivery } from './delivery/start-delivery.ts';
 import { createIdentityProvider } from './identity/create-identity-provider.ts';
 import type { IdentityProvider } from './identity/port.ts';
 import { MatchEvents } from './pipeline/match-events.ts';
@@ -57,17 +58,18 @@ export async function startEarshot(roles: Roles, given?: Config): Promise<Runnin
   const events = new MatchEvents();
 
   let identity: IdentityProvider | null = null;
-  let mailer: ReturnType<typeof createMailer> | null = null;
   let server: ReturnType<typeof serve> | null = null;
+  // The identity service (web) and delivery (worker) both send mail.
+  const mailer = createMailer({ config, logger });
   if (roles.web) {
     if (config.COGNITO_CLIENT_SECRET) {
       logger.warn(
         'COGNITO_CLIENT_SECRET is set but not used: browsers sign in directly against the pool, and a secret sent to them would be public. Use an app client without a secret.',
       );
     }
-    mailer = createMailer({ config, logger });
     identity = await createIdentityProvider({ config, database, logger, mailer });
     const app = createApp({
+      matchEvents: events,
       config,
       database,
       identity,
@@ -88,6 +90,9 @@ export async function startEarshot(roles: Roles, given?: Config): Promise<Runnin
     );
   }
   const worker = roles.worker ? await startWorker({ config, database, events, logger }) : null;
+  const stopDelivery = roles.worker
+    ? await startDelivery({ db: database.db, config, logger, mailer, events })
+    : async () => {};
 
   const stop = async () => {
     if (server) {
@@ -103,8 +108,9 @@ export async function startEarshot(roles: Roles, given?: Config): Promise<Runnin
       clearTimeout(forced);
     }
     await worker?.stop();
+    await stopDelivery();
     await identity?.close();
-    await mailer?.close();
+    await mailer.close();
     await database.close();
   };
   return { config, database, identity, logger, events, worker, stop };

@@ -69,8 +69,9 @@ const count = (fallback: number, min: number, max: number) =>
 
 const KNOWN_SOURCES = ['hackernews', 'reddit', 'lobsters'] as const;
 
-/** A comma-separated list of source names; an empty list turns ingestion off. */
+/** A comma-separated list of source names, or `none` to turn ingestion off. */
 const sourceList = z.string().transform((value, ctx) => {
+  if (value.trim().toLowerCase() === 'none') return [];
   const names = value
     .split(',')
     .map((name) => name.trim().toLowerCase())
@@ -121,6 +122,8 @@ export const envSchema = z
         ),
     ),
     COGNITO_CLIENT_SECRET: optional(z.string().min(1)),
+    // Any Cognito-compatible service (another Earshot's /idp in tests); default AWS's regional one.
+    COGNITO_ENDPOINT: optional(httpUrl),
     IDP_ACCESS_TOKEN_TTL_SECONDS: withDefault(seconds(3600, 5, 86_400)),
     IDP_REFRESH_TOKEN_TTL_SECONDS: withDefault(seconds(30 * 86_400, 60, 3650 * 86_400)),
     // argon2id cost of the embedded identity service; never below OWASP's minimum (19 MiB, 2 passes).
@@ -172,6 +175,44 @@ export const envSchema = z
     MATCH_SHARDS: withDefault(count(1, 1, 1024)),
     // Unset: a worker holds every shard it can get; set to 1 to spread shards over workers.
     MATCH_SHARDS_PER_WORKER: optional(count(1, 1, 1024)),
+    // Delivery (docs/decisions/0015-delivery-outbox.md, 0016-webhooks.md).
+    UNSUBSCRIBE_SECRET: optional(
+      z.string().min(32, 'must be at least 32 characters (random, e.g. openssl rand -hex 32)'),
+    ),
+    ALERT_BATCH_SECONDS: withDefault(seconds(60, 0, 3600)),
+    EMAIL_DAILY_CAP: withDefault(
+      z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(1_000_000).default(500),
+    ),
+    DELIVERY_POLL_MS: withDefault(
+      z.coerce
+        .number({ error: 'must be a whole number of milliseconds' })
+        .int()
+        .min(50, 'must be at least 50 ms')
+        .max(600_000, 'must be at most 600000 ms')
+        .default(2000),
+    ),
+    DELIVERY_LEASE_SECONDS: withDefault(seconds(120, 1, 3600)),
+    DELIVERY_RETRY_BASE_SECONDS: withDefault(seconds(10, 1, 3600)),
+    DELIVERY_MAX_ATTEMPTS: withDefault(
+      z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(1000).default(30),
+    ),
+    WEBHOOK_ALLOW_PRIVATE: withDefault(
+      z
+        .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+        .default('false')
+        .transform((value) => value === 'true' || value === '1'),
+    ),
+    WEBHOOK_TIMEOUT_MS: withDefault(
+      z.coerce
+        .number({ error: 'must be a whole number of milliseconds' })
+        .int()
+        .min(100, 'must be at least 100 ms')
+        .max(60_000, 'must be at most 60000 ms')
+        .default(10_000),
+    ),
+    WEBHOOK_MAX_FAILURES: withDefault(
+      z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(1000).default(10),
+    ),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.REDDIT_CLIENT_ID) !== Boolean(env.REDDIT_CLIENT_SECRET)) {

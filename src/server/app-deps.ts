@@ -1,6 +1,8 @@
 import type { Config } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { IdentityProvider } from '../identity/port.ts';
+import type { MatchEvents } from '../pipeline/match-events.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 
 /** Everything the HTTP app needs, built once by main.ts (or by a test). */
@@ -14,4 +16,13 @@ export type AppDeps = {
   startedAt: number;
   /** Directory of the built web app; null serves no web app (API-only tests). */
   webRoot: string | null;
+  /**
+   * New matches made in this process, announced to the live feed at once (it also reads those
+   * other processes commit); pass the pipeline's instance. Absent: a private one.
+   */
+  matchEvents?: MatchEvents;
+  /** Live feed timings; the defaults suit production (tests shorten them). */
+  liveFeed?: { pollMs?: number; heartbeatMs?: number };
+  /** Time for delivery's routes (the test-email limit); the system clock when absent. */
+  clock?: Clock;
 };

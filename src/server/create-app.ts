@@ -1,15 +1,23 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
+import { MatchEvents } from '../pipeline/match-events.ts';
 import type { AppDeps } from './app-deps.ts';
 import { createApiRouter, registerAccessTokenScheme } from './http/api-router.ts';
 import { createErrorHandler, jsonError } from './http/errors.ts';
+import { warnUntrustedForwarding } from './http/forwarded-warning.ts';
 import { requestLog } from './http/request-log.ts';
 import { requireAuth } from './http/require-auth.ts';
 import { analyticsOrigins, createSecurityHeaders } from './http/security-headers.ts';
 import { createStaticWeb } from './http/static-web.ts';
 import { unknownApiPathsAnswer404 } from './http/unknown-api-paths.ts';
+import { LiveMatches } from './live/live-matches.ts';
+import { createEmailAlertRoutes } from './routes/email-alerts.ts';
+import { createEventRoutes, EVENTS_PATH } from './routes/events.ts';
 import { createHealthRoutes } from './routes/health.ts';
+import { createMatchRoutes } from './routes/matches.ts';
+import { createMonitorWebhookRoutes } from './routes/monitor-webhooks.ts';
+import { createMonitorRoutes } from './routes/monitors.ts';
 import { createPublicConfigRoutes } from './routes/public-config.ts';
 import { createUserRoutes } from './routes/user.ts';
 
@@ -31,6 +39,7 @@ export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono();
   app.onError(onError);
   app.use('*', requestId());
+  app.use('*', warnUntrustedForwarding(deps.logger, deps.config.TRUST_PROXY));
   app.use(
     '*',
     createSecurityHeaders({
@@ -61,12 +70,30 @@ export function createApp(deps: AppDeps) {
       identity: deps.identity,
       logger: deps.logger,
       publicPaths: PUBLIC_API_PATHS,
+      queryTokenPaths: [EVENTS_PATH],
       trustProxy: deps.config.TRUST_PROXY,
     }),
   );
   api.route('/', createHealthRoutes(deps));
   api.route('/', createPublicConfigRoutes(deps));
   api.route('/', createUserRoutes(deps));
+  api.route('/', createMonitorRoutes(deps));
+  api.route('/', createMatchRoutes(deps));
+  const live = new LiveMatches({
+    db: deps.database.db,
+    events: deps.matchEvents ?? new MatchEvents(),
+    logger: deps.logger,
+    ...(deps.liveFeed?.pollMs ? { pollMs: deps.liveFeed.pollMs } : {}),
+  });
+  api.route(
+    '/',
+    createEventRoutes({
+      live,
+      ...(deps.liveFeed?.heartbeatMs ? { heartbeatMs: deps.liveFeed.heartbeatMs } : {}),
+    }),
+  );
+  api.route('/', createEmailAlertRoutes(deps));
+  api.route('/', createMonitorWebhookRoutes(deps));
   api.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'Earshot API', version: deps.version },

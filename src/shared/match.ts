@@ -34,3 +34,57 @@ export const matchPageSchema = z.object({
   nextCursor: z.string().nullable(),
 });
 export type MatchPage = z.infer<typeof matchPageSchema>;
+
+export const MATCH_PAGE_MAX = 100;
+export const MATCH_SEARCH_MAX_LENGTH = 200;
+
+/** GET /api/matches: filters and the page. `cursor` is the `nextCursor` of the page before. */
+export const listMatchesQuerySchema = z.strictObject({
+  monitorId: z.uuid('must be a monitor id').optional(),
+  source: z.enum(SOURCE_NAMES).optional(),
+  unread: z.enum(['true', 'false'], 'must be true or false').optional(),
+  q: z
+    .string()
+    .trim()
+    .max(MATCH_SEARCH_MAX_LENGTH, `must be at most ${MATCH_SEARCH_MAX_LENGTH} characters`)
+    .optional(),
+  cursor: z
+    .string()
+    .regex(/^[1-9][0-9]{0,15}$/, 'must be the nextCursor of an earlier page')
+    .optional(),
+  limit: z.coerce
+    .number({ error: 'must be a whole number from 1 to 100' })
+    .int('must be a whole number from 1 to 100')
+    .min(1, 'must be a whole number from 1 to 100')
+    .max(MATCH_PAGE_MAX, 'must be a whole number from 1 to 100')
+    .default(50),
+});
+export type ListMatchesQuery = z.infer<typeof listMatchesQuerySchema>;
+
+export const updateMatchBodySchema = z.strictObject({ read: z.boolean() });
+export type UpdateMatchBody = z.infer<typeof updateMatchBodySchema>;
+
+export const markMatchesReadBodySchema = z.strictObject({
+  monitorId: z.uuid('must be a monitor id').optional(),
+});
+export type MarkMatchesReadBody = z.infer<typeof markMatchesReadBodySchema>;
+
+export const markMatchesReadResultSchema = z.object({ updated: z.number().int() });
+
+export const MATCH_STATS_MAX_DAYS = 90;
+
+export const matchStatsQuerySchema = z.strictObject({
+  days: z.coerce
+    .number({ error: 'must be a whole number from 1 to 90' })
+    .int('must be a whole number from 1 to 90')
+    .min(1, 'must be a whole number from 1 to 90')
+    .max(MATCH_STATS_MAX_DAYS, 'must be a whole number from 1 to 90')
+    .default(30),
+});
+
+/** Matches per day (`YYYY-MM-DD` in the user's time zone) and monitor; days without any are left out. */
+export const matchStatsSchema = z.object({
+  timezone: z.string(),
+  days: z.array(z.object({ date: z.string(), monitorId: z.string(), count: z.number().int() })),
+});
+export type MatchStats = z.infer<typeof matchStatsSchema>;

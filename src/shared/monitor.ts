@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { matchSchema } from './match.ts';
 import { SOURCE_NAMES } from './sources.ts';
+import { monitorWebhookSchema, setWebhookBodySchema } from './webhook.ts';
 
 /** Wire contracts of /api/monitors, shared by the server and the web app. */
 
@@ -25,6 +27,8 @@ export const monitorSchema = z.object({
   matchCount: z.number().int(),
   /** ISO 8601, null before the first match. */
   lastMatchAt: z.string().nullable(),
+  /** The monitor's webhook (docs/webhooks.md), or null. */
+  webhook: monitorWebhookSchema.nullable(),
 });
 export type Monitor = z.infer<typeof monitorSchema>;
 
@@ -50,6 +54,7 @@ export type CreateMonitorBody = z.infer<typeof createMonitorBodySchema>;
 
 export const updateMonitorBodySchema = createMonitorBodySchema
   .partial()
+  .extend({ webhook: setWebhookBodySchema.optional() })
   .refine((body) => Object.keys(body).length > 0, 'change at least one field');
 export type UpdateMonitorBody = z.infer<typeof updateMonitorBodySchema>;
 
@@ -59,3 +64,23 @@ export const querySyntaxDetailsSchema = z.object({
   message: z.string(),
 });
 export type QuerySyntaxDetails = z.infer<typeof querySyntaxDetailsSchema>;
+
+export const previewMonitorBodySchema = z.strictObject({
+  query,
+  sources: monitorSourcesSchema.optional(),
+});
+export type PreviewMonitorBody = z.infer<typeof previewMonitorBodySchema>;
+
+/**
+ * What a query would have found in the stored items of the last 7 days. `items` are the newest
+ * (at most 20), shaped as matches (`id` is the item's, `monitorId` empty, `read` false); `perDay`
+ * is the expected alerts a day. `estimated` is true when so many items hold the query's words
+ * that the count was extrapolated from the newest of them.
+ */
+export const monitorPreviewSchema = z.object({
+  count: z.number().int(),
+  perDay: z.number(),
+  estimated: z.boolean(),
+  items: z.array(matchSchema),
+});
+export type MonitorPreview = z.infer<typeof monitorPreviewSchema>;

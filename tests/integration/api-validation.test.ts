@@ -29,7 +29,7 @@ function invalidValueFor(schema: JsonSchema | undefined): string | undefined {
   if (!schema) return undefined;
   const types = [schema.type ?? []].flat();
   if (types.includes('integer') || types.includes('number')) return 'not-a-number';
-  if (types.includes('boolean')) return 'maybe';
+  // No boolean case: a query flag read with z.coerce.boolean() takes any text as true.
   if (schema.enum) return '~none-of-these~';
   if (schema.format === 'uuid') return 'not-a-uuid';
   if (schema.maxLength !== undefined) return 'x'.repeat(schema.maxLength + 1);

@@ -15,6 +15,7 @@ import {
   type EmbeddedIdentity,
 } from '../../src/identity/embedded/create-embedded-identity.ts';
 import type { LimitOverrides } from '../../src/identity/embedded/limits.ts';
+import { MatchEvents } from '../../src/pipeline/match-events.ts';
 import { createLogger, type Logger } from '../../src/platform/logger.ts';
 import { createApp } from '../../src/server/create-app.ts';
 import { type ApiErrorBody, apiErrorBodySchema } from '../../src/shared/api-error.ts';
@@ -35,6 +36,8 @@ export type TestAppOptions = {
   webRoot?: string | null;
   /** Keep every log line in `logs` (as raw JSON text). */
   captureLogs?: boolean;
+  /** Live feed timings (poll and heartbeat intervals). */
+  liveFeed?: { pollMs?: number; heartbeatMs?: number };
 };
 
 export type TestApp = {
@@ -49,6 +52,8 @@ export type TestApp = {
   identity: EmbeddedIdentity;
   /** The identity service's clock; advance it to expire codes, tokens and lockouts. */
   clock: ManualClock;
+  /** New matches announced in this process: give it to matchNewItems to reach the live feed. */
+  matchEvents: MatchEvents;
   smtp: SmtpSink | null;
   logs: string[];
   /** An AWS SDK v3 client for the embedded service; maxAttempts 1 unless given. */
@@ -132,7 +137,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     ...(options.limits ? { limits: options.limits } : {}),
   });
+  const matchEvents = new MatchEvents();
   const app = createApp({
+    matchEvents,
+    ...(options.liveFeed ? { liveFeed: options.liveFeed } : {}),
     config,
     database,
     identity,
@@ -163,6 +171,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     database,
     identity,
     clock,
+    matchEvents,
     smtp,
     logs,
     cognito,

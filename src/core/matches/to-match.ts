@@ -1,8 +1,32 @@
-import type { MatchRow } from '../../db/schema/matches.ts';
+import { type MatchRow, matches } from '../../db/schema/matches.ts';
 import type { Match } from '../../shared/match.ts';
 
+/** A match row without its search vector (only the database reads it) and delivery's markers. */
+export type MatchFields = Omit<MatchRow, 'search' | 'emailPending' | 'webhookPending'>;
+
+/** The columns to select for `toMatch` (everything but the search vector). */
+export const matchColumns = {
+  id: matches.id,
+  userId: matches.userId,
+  monitorId: matches.monitorId,
+  itemId: matches.itemId,
+  source: matches.source,
+  externalId: matches.externalId,
+  kind: matches.kind,
+  title: matches.title,
+  snippet: matches.snippet,
+  highlights: matches.highlights,
+  url: matches.url,
+  permalink: matches.permalink,
+  author: matches.author,
+  community: matches.community,
+  itemCreatedAt: matches.itemCreatedAt,
+  matchedAt: matches.matchedAt,
+  readAt: matches.readAt,
+};
+
 /** The wire shape of a `matches` row. */
-export function toMatch(row: MatchRow): Match {
+export function toMatch(row: MatchFields): Match {
   return {
     id: String(row.id),
     monitorId: row.monitorId,

@@ -10,6 +10,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { SourceName } from '../../shared/sources.ts';
+import { itemSearchVector } from '../search-text.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -38,6 +39,8 @@ export const items = pgTable(
   (table) => [
     uniqueIndex('items_source_external_id_idx').on(table.source, table.externalId),
     index('items_created_at_idx').on(table.createdAt),
+    // The monitor preview's prefilter (docs/decisions/0013-…).
+    index('items_search_idx').using('gin', itemSearchVector),
     check('items_kind_check', sql`${table.kind} in ('post', 'comment')`),
   ],
 );

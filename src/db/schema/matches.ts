@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
+  customType,
   index,
   jsonb,
   pgTable,
@@ -15,6 +17,7 @@ import { monitors } from './monitors.ts';
 import { users } from './users.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 /**
  * One item found by one monitor (docs/product.md, "Matches and alerts"), stored once per
@@ -49,6 +52,16 @@ export const matches = pgTable(
     itemCreatedAt: at('item_created_at').notNull(),
     matchedAt: at('matched_at').notNull().defaultNow(),
     readAt: at('read_at'),
+    /** What `q` of GET /api/matches searches: title, snippet and names, folded (search-text.ts). */
+    search: tsvector('search').generatedAlwaysAs(
+      sql.raw(
+        `to_tsvector('simple'::regconfig, earshot_search_text(coalesce(title, '') || ' ' || snippet || ' ' || coalesce(author, '') || ' ' || coalesce(community, '')))`,
+      ),
+    ),
+    // Not yet decided on by delivery (docs/decisions/0015-delivery-outbox.md): the decider
+    // clears these in the transaction that queues the email or webhook call covering the match.
+    emailPending: boolean('email_pending').notNull().default(true),
+    webhookPending: boolean('webhook_pending').notNull().default(true),
   },
   (table) => [
     uniqueIndex('matches_monitor_item_idx').on(table.monitorId, table.source, table.externalId),
@@ -59,6 +72,13 @@ export const matches = pgTable(
     index('matches_user_unread_idx')
       .on(table.userId, table.id.desc())
       .where(sql`${table.readAt} is null`),
+    index('matches_search_idx').using('gin', table.search),
+    // Stats per day and the live feed's catch-up read matches by time, index-only.
+    index('matches_user_matched_at_idx').on(table.userId, table.matchedAt, table.monitorId),
+    index('matches_email_pending_idx').on(table.userId, table.id).where(sql`${table.emailPending}`),
+    index('matches_webhook_pending_idx')
+      .on(table.monitorId, table.id)
+      .where(sql`${table.webhookPending}`),
   ],
 );
 

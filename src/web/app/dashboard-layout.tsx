@@ -6,6 +6,8 @@ import { Avatar } from '../components/ui/avatar.tsx';
 import { Button } from '../components/ui/button.tsx';
 import { Drawer, DrawerContent, DrawerDescription, DrawerTitle } from '../components/ui/drawer.tsx';
 import { Skeleton } from '../components/ui/skeleton.tsx';
+import { useLiveFeed } from '../features/alerts/live-feed.ts';
+import { UnreadBadge } from '../features/alerts/unread-badge.tsx';
 import { AuthGate } from '../features/auth/auth-gate.tsx';
 import { SourceStatusLine } from '../features/source-status/source-status-line.tsx';
 import { cn } from '../lib/cn.ts';
@@ -35,6 +37,8 @@ export function DashboardLayout() {
 
 function DashboardFrame() {
   const [menuOpen, setMenuOpen] = useState(false);
+  // One live connection for the whole dashboard: the Alerts page and the unread count listen.
+  useLiveFeed();
   return (
     <div className="min-h-dvh bg-background">
       <DashboardHeader onOpenMenu={() => setMenuOpen(true)} />
@@ -131,6 +135,7 @@ function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
         >
           <Icon className="size-4" />
           {label}
+          {href === paths.dashboard.alerts.href() ? <UnreadBadge /> : null}
         </NavLink>
       ))}
       <button

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Logo } from '../../components/logo.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { paths } from '../../lib/paths.ts';
+import { ProductPicture } from './product-picture.tsx';
 
 const STEPS = [
   {
@@ -138,6 +139,19 @@ export function HomePage() {
                 </li>
               ))}
             </ol>
+          </div>
+        </section>
+
+        <section aria-labelledby="see" className="mx-auto max-w-6xl px-4 pt-16 sm:px-6">
+          <h2 id="see" className="text-2xl font-semibold tracking-tight sm:text-3xl">
+            What you will see
+          </h2>
+          <p className="mt-2 max-w-2xl text-muted-foreground">
+            Every mention in one feed, newest first, the words you listen for highlighted, and new
+            ones arriving while you read.
+          </p>
+          <div className="mt-8">
+            <ProductPicture />
           </div>
         </section>
 

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { QUERY_HELP } from '../../../shared/query-help.ts';
 
 /**
@@ -5,9 +6,11 @@ import { QUERY_HELP } from '../../../shared/query-help.ts';
  * src/shared/query-help.ts.
  */
 export function QueryHelp() {
+  // Unique: the help shows on the page and again in the monitor dialog.
+  const headingId = useId();
   return (
-    <section aria-labelledby="query-help" className="rounded-xl border bg-card p-6 shadow-sm">
-      <h2 id="query-help" className="text-base font-semibold">
+    <section aria-labelledby={headingId} className="rounded-xl border bg-card p-6 shadow-sm">
+      <h2 id={headingId} className="text-base font-semibold">
         How to write a query
       </h2>
       <p className="mt-1 text-sm text-muted-foreground">

@@ -1,0 +1,56 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { monitors } from '../../db/schema/monitors.ts';
+import { users } from '../../db/schema/users.ts';
+import type { CreateMonitorBody, Monitor } from '../../shared/monitor.ts';
+import { ConflictError, NotFoundError } from '../errors.ts';
+import { checkMonitorQuery } from './check-monitor-query.ts';
+import { toMonitor } from './to-monitor.ts';
+
+/**
+ * Saves a new monitor after checking its query. The user's row is locked for the count, so two
+ * creates at once cannot pass the limit together. The workers learn of it through the
+ * `monitor_changes` trigger.
+ */
+export async function createMonitor(
+  ctx: { db: Database; maxMonitorsPerUser: number },
+  input: { userId: string; body: CreateMonitorBody },
+): Promise<Monitor> {
+  checkMonitorQuery(input.body.query);
+  return ctx.db.transaction(async (tx) => {
+    const [user] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.id, input.userId))
+      .for('update');
+    if (!user) {
+      throw new NotFoundError(
+        'There is no user record for this account yet. POST /api/user creates it.',
+      );
+    }
+    const [counted] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(monitors)
+      .where(eq(monitors.userId, input.userId));
+    if ((counted?.n ?? 0) >= ctx.maxMonitorsPerUser) {
+      throw new ConflictError(
+        `You already have ${ctx.maxMonitorsPerUser} monitors, the most one account may keep. Delete one to add another.`,
+        { limit: ctx.maxMonitorsPerUser },
+      );
+    }
+    const { query, name, sources, paused, emailMuted } = input.body;
+    const [row] = await tx
+      .insert(monitors)
+      .values({
+        userId: input.userId,
+        query,
+        ...(name !== undefined ? { name } : {}),
+        ...(sources !== undefined ? { sources } : {}),
+        ...(paused !== undefined ? { paused } : {}),
+        ...(emailMuted !== undefined ? { emailMuted } : {}),
+      })
+      .returning();
+    if (!row) throw new Error('The insert returned no monitor.');
+    return toMonitor(row);
+  });
+}

@@ -1,0 +1,147 @@
+import { and, desc, gt, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { type ItemRow, items } from '../../db/schema/items.ts';
+import { isFoldable, itemSearchVector, searchLexemes } from '../../db/search-text.ts';
+import { type Anchor, chooseAnchors } from '../../matcher/anchors.ts';
+import { createMonitorIndex } from '../../matcher/monitor-index.ts';
+import type { QueryNode } from '../../matcher/query-ast.ts';
+import { createItemSnippet } from '../../matcher/snippet.ts';
+import type { Match } from '../../shared/match.ts';
+import type { MonitorPreview, PreviewMonitorBody } from '../../shared/monitor.ts';
+import { SOURCE_NAMES } from '../../shared/sources.ts';
+import { checkMonitorQuery } from './check-monitor-query.ts';
+
+export const PREVIEW_DAYS = 7;
+const PREVIEW_ITEMS = 20;
+/** Candidates verified at most; beyond, the count is extrapolated from the newest of them. */
+const MAX_CANDIDATES = 3000;
+const DAY_MS = 86_400_000;
+
+/**
+ * What a query would have found in the stored items of the last 7 days, and how many alerts a
+ * day that makes (docs/decisions/0013-…). Full-text search over the items' folded words finds
+ * the candidates that hold one of the query's anchors (a GIN index, so the cost follows the
+ * candidates, not the items stored); the matcher then verifies each, exactly as the pipeline
+ * would. A query whose anchors full-text search cannot see (a word in a script it folds away)
+ * is verified on the newest items of the week instead.
+ */
+export async function previewMonitor(
+  ctx: { db: Database; now?: () => Date },
+  input: PreviewMonitorBody,
+): Promise<MonitorPreview> {
+  const ast = checkMonitorQuery(input.query);
+  const sources = input.sources ?? [...SOURCE_NAMES];
+  const now = ctx.now?.() ?? new Date();
+  const since = new Date(now.getTime() - PREVIEW_DAYS * DAY_MS);
+
+  const prefilter = anchorCondition(ast);
+  const where = and(
+    gt(items.createdAt, since),
+    inArray(items.source, sources),
+    ...(prefilter ? [prefilter] : []),
+  );
+  const [candidates, [oldest]] = await Promise.all([
+    ctx.db
+      .select()
+      .from(items)
+      .where(where)
+      .orderBy(desc(items.createdAt), desc(items.id))
+      .limit(MAX_CANDIDATES + 1),
+    ctx.db
+      .select({ at: sql<Date | string | null>`min(${items.createdAt})` })
+      .from(items)
+      .where(gt(items.createdAt, since)),
+  ]);
+
+  const index = createMonitorIndex();
+  index.add('preview', ast, { sources });
+  const truncated = candidates.length > MAX_CANDIDATES;
+  const checked = truncated ? candidates.slice(0, MAX_CANDIDATES) : candidates;
+  let found = 0;
+  const shown: Match[] = [];
+  for (const item of checked) {
+    const [hit] = index.match(item);
+    if (!hit) continue;
+    found++;
+    if (shown.length < PREVIEW_ITEMS) shown.push(previewMatch(item, hit.highlights, now));
+  }
+
+  let count = found;
+  if (truncated) {
+    const [total] = await ctx.db.select({ n: sql<number>`count(*)::int` }).from(items).where(where);
+    count = Math.round((found / checked.length) * (total?.n ?? checked.length));
+  }
+  // The items stored may cover less than a week (a new installation): divide by what they cover.
+  const oldestAt = oldest?.at ? new Date(oldest.at).getTime() : now.getTime();
+  const coveredDays = Math.min(PREVIEW_DAYS, Math.max(1, (now.getTime() - oldestAt) / DAY_MS));
+  return {
+    count,
+    perDay: Math.round((count / coveredDays) * 10) / 10,
+    estimated: truncated,
+    items: shown,
+  };
+}
+
+/**
+ * An SQL condition every item the query matches meets: it holds one of the query's anchors.
+ * Null when some anchor cannot be checked by full-text search (then every item is a candidate).
+ */
+function anchorCondition(ast: QueryNode): SQL | null {
+  const set = chooseAnchors(ast);
+  if (!set) return null;
+  const texts: string[] = [];
+  const names: SQL[] = [];
+  for (const anchor of set.anchors) {
+    const condition = anchorText(anchor);
+    if (condition === null) return null;
+    if (typeof condition === 'string') texts.push(condition);
+    else names.push(condition);
+  }
+  const parts = [...names];
+  if (texts.length > 0) {
+    parts.push(sql`${itemSearchVector} @@ to_tsquery('simple', ${texts.join(' | ')})`);
+  }
+  return parts.length === 1 ? (parts[0] as SQL) : sql`(${sql.join(parts, sql` or `)})`;
+}
+
+/** A tsquery for a word or prefix anchor, an SQL condition for a name, null when impossible. */
+function anchorText(anchor: Anchor): string | SQL | null {
+  switch (anchor.kind) {
+    case 'word':
+    case 'prefix': {
+      const text = anchor.kind === 'word' ? anchor.word : anchor.prefix;
+      const lexemes = searchLexemes(text);
+      if (!isFoldable(text) || lexemes.length === 0) return null;
+      if (anchor.kind === 'prefix') lexemes.push(`${lexemes.pop()}:*`);
+      return `(${lexemes.join(' & ')})`;
+    }
+    case 'community':
+      return sql`lower(${items.community}) = ${anchor.name}`;
+    case 'author':
+      return sql`lower(${items.author}) = ${anchor.name}`;
+  }
+}
+
+function previewMatch(
+  item: ItemRow,
+  highlights: Parameters<typeof createItemSnippet>[1],
+  now: Date,
+): Match {
+  const snippet = createItemSnippet(item, highlights);
+  return {
+    id: String(item.id),
+    monitorId: '',
+    source: item.source,
+    kind: item.kind,
+    title: item.title,
+    snippet: snippet.text,
+    highlights: snippet.highlights.map((range) => [range.start, range.end]),
+    url: item.url,
+    permalink: item.permalink,
+    author: item.author,
+    community: item.community,
+    itemCreatedAt: item.createdAt.toISOString(),
+    matchedAt: now.toISOString(),
+    read: false,
+  };
+}

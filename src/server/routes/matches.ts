@@ -1,0 +1,129 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { dismissMatch } from '../../core/matches/dismiss-match.ts';
+import { listMatches } from '../../core/matches/list-matches.ts';
+import { markMatchesRead } from '../../core/matches/mark-matches-read.ts';
+import { matchStats } from '../../core/matches/match-stats.ts';
+import { setMatchRead } from '../../core/matches/set-match-read.ts';
+import {
+  listMatchesQuerySchema,
+  markMatchesReadBodySchema,
+  markMatchesReadResultSchema,
+  matchPageSchema,
+  matchSchema,
+  matchStatsQuerySchema,
+  matchStatsSchema,
+  updateMatchBodySchema,
+} from '../../shared/match.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { createApiRouter, errorResponses, jsonContent, signedIn } from '../http/api-router.ts';
+
+/**
+ * /api/matches: the signed-in user's alerts. Every verb is scoped by `auth.claims.sub` inside
+ * its data function: another user's match id answers 404, another user's monitor id finds nothing.
+ */
+
+const idParams = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9][0-9]{0,15}$/, 'must be an alert id')
+    .openapi({ param: { name: 'id', in: 'path' } }),
+});
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/matches',
+  tags: ['matches'],
+  summary: 'The user’s matches, newest first, a page at a time (keyset pagination)',
+  security: signedIn,
+  request: { query: listMatchesQuerySchema },
+  responses: {
+    200: { description: 'A page of matches', ...jsonContent(matchPageSchema) },
+    ...errorResponses(400, 401),
+  },
+});
+
+const statsRoute = createRoute({
+  method: 'get',
+  path: '/matches/stats',
+  tags: ['matches'],
+  summary: 'Matches per day and monitor, the days in the user’s time zone',
+  security: signedIn,
+  request: { query: matchStatsQuerySchema },
+  responses: {
+    200: { description: 'Counts per day and monitor', ...jsonContent(matchStatsSchema) },
+    ...errorResponses(400, 401),
+  },
+});
+
+const markReadRoute = createRoute({
+  method: 'post',
+  path: '/matches/mark-read',
+  tags: ['matches'],
+  summary: 'Mark every unread match read, or those of one monitor',
+  security: signedIn,
+  request: { body: { required: true, ...jsonContent(markMatchesReadBodySchema) } },
+  responses: {
+    200: { description: 'How many were marked', ...jsonContent(markMatchesReadResultSchema) },
+    ...errorResponses(400, 401),
+  },
+});
+
+const updateRoute = createRoute({
+  method: 'patch',
+  path: '/matches/{id}',
+  tags: ['matches'],
+  summary: 'Mark a match read or unread',
+  security: signedIn,
+  request: { params: idParams, body: { required: true, ...jsonContent(updateMatchBodySchema) } },
+  responses: {
+    200: { description: 'The match', ...jsonContent(matchSchema) },
+    ...errorResponses(400, 401, 404),
+  },
+});
+
+const dismissRoute = createRoute({
+  method: 'delete',
+  path: '/matches/{id}',
+  tags: ['matches'],
+  summary: 'Dismiss a match',
+  security: signedIn,
+  request: { params: idParams },
+  responses: {
+    204: { description: 'Dismissed' },
+    ...errorResponses(400, 401, 404),
+  },
+});
+
+export function createMatchRoutes(deps: Pick<AppDeps, 'database'>) {
+  const db = deps.database.db;
+  const app = createApiRouter();
+  app.openapi(listRoute, async (c) => {
+    c.header('Cache-Control', 'no-store');
+    const input = { userId: c.get('auth').claims.sub, query: c.req.valid('query') };
+    return c.json(await listMatches({ db }, input), 200);
+  });
+  app.openapi(statsRoute, async (c) => {
+    const input = { userId: c.get('auth').claims.sub, days: c.req.valid('query').days };
+    return c.json(await matchStats({ db }, input), 200);
+  });
+  app.openapi(markReadRoute, async (c) => {
+    const input = { userId: c.get('auth').claims.sub, monitorId: c.req.valid('json').monitorId };
+    return c.json(await markMatchesRead({ db }, input), 200);
+  });
+  app.openapi(updateRoute, async (c) => {
+    const input = {
+      userId: c.get('auth').claims.sub,
+      matchId: c.req.valid('param').id,
+      read: c.req.valid('json').read,
+    };
+    return c.json(await setMatchRead({ db }, input), 200);
+  });
+  app.openapi(dismissRoute, async (c) => {
+    await dismissMatch(
+      { db },
+      { userId: c.get('auth').claims.sub, matchId: c.req.valid('param').id },
+    );
+    return c.body(null, 204);
+  });
+  return app;
+}

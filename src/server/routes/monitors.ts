@@ -1,0 +1,156 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { createMonitor } from '../../core/monitors/create-monitor.ts';
+import { deleteMonitor } from '../../core/monitors/delete-monitor.ts';
+import { getMonitor } from '../../core/monitors/get-monitor.ts';
+import { listMonitors } from '../../core/monitors/list-monitors.ts';
+import { previewMonitor } from '../../core/monitors/preview-monitor.ts';
+import { updateMonitor } from '../../core/monitors/update-monitor.ts';
+import {
+  createMonitorBodySchema,
+  monitorPreviewSchema,
+  monitorSchema,
+  previewMonitorBodySchema,
+  updateMonitorBodySchema,
+} from '../../shared/monitor.ts';
+import type { AppDeps } from '../app-deps.ts';
+import {
+  createApiRouter,
+  errorResponse,
+  errorResponses,
+  jsonContent,
+  signedIn,
+} from '../http/api-router.ts';
+
+/**
+ * /api/monitors: the signed-in user's saved queries. Every verb is scoped by `auth.claims.sub`
+ * inside its data function, so another user's monitor id answers 404.
+ */
+
+const idParams = z.object({
+  id: z.uuid('must be a monitor id').openapi({ param: { name: 'id', in: 'path' } }),
+});
+const queryProblem =
+  'The query does not parse (`details: { position, message }`, position counted from 0), would match almost everything, or a field is not valid';
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/monitors',
+  tags: ['monitors'],
+  summary: 'The signed-in user’s monitors, oldest first',
+  security: signedIn,
+  responses: {
+    200: { description: 'The monitors', ...jsonContent(z.array(monitorSchema)) },
+    ...errorResponses(401),
+  },
+});
+
+const createMonitorRoute = createRoute({
+  method: 'post',
+  path: '/monitors',
+  tags: ['monitors'],
+  summary: 'Save a new monitor',
+  security: signedIn,
+  request: { body: { required: true, ...jsonContent(createMonitorBodySchema) } },
+  responses: {
+    201: { description: 'The monitor', ...jsonContent(monitorSchema) },
+    400: errorResponse(queryProblem),
+    ...errorResponses(401),
+    404: errorResponse('No user record yet: POST /api/user creates it'),
+    409: errorResponse('The user already has MAX_MONITORS_PER_USER monitors (`details.limit`)'),
+  },
+});
+
+const previewRoute = createRoute({
+  method: 'post',
+  path: '/monitors/preview',
+  tags: ['monitors'],
+  summary: 'What a query would have found in the last 7 days, and the alerts a day to expect',
+  security: signedIn,
+  request: { body: { required: true, ...jsonContent(previewMonitorBodySchema) } },
+  responses: {
+    200: { description: 'The preview', ...jsonContent(monitorPreviewSchema) },
+    400: errorResponse(queryProblem),
+    ...errorResponses(401),
+  },
+});
+
+const getRoute = createRoute({
+  method: 'get',
+  path: '/monitors/{id}',
+  tags: ['monitors'],
+  summary: 'One monitor',
+  security: signedIn,
+  request: { params: idParams },
+  responses: {
+    200: { description: 'The monitor', ...jsonContent(monitorSchema) },
+    ...errorResponses(400, 401, 404),
+  },
+});
+
+const updateRoute = createRoute({
+  method: 'patch',
+  path: '/monitors/{id}',
+  tags: ['monitors'],
+  summary: 'Change a monitor’s query, name, sources, pause, e-mail mute or webhook',
+  security: signedIn,
+  request: {
+    params: idParams,
+    body: { required: true, ...jsonContent(updateMonitorBodySchema) },
+  },
+  responses: {
+    200: { description: 'The monitor', ...jsonContent(monitorSchema) },
+    400: errorResponse(queryProblem),
+    ...errorResponses(401, 404),
+  },
+});
+
+const deleteRoute = createRoute({
+  method: 'delete',
+  path: '/monitors/{id}',
+  tags: ['monitors'],
+  summary: 'Delete a monitor and its matches',
+  security: signedIn,
+  request: { params: idParams },
+  responses: {
+    204: { description: 'Deleted' },
+    ...errorResponses(400, 401, 404),
+  },
+});
+
+export function createMonitorRoutes(deps: Pick<AppDeps, 'database' | 'config'>) {
+  const db = deps.database.db;
+  const app = createApiRouter();
+  app.openapi(listRoute, async (c) =>
+    c.json(await listMonitors({ db }, c.get('auth').claims.sub), 200),
+  );
+  app.openapi(createMonitorRoute, async (c) => {
+    const monitor = await createMonitor(
+      { db, maxMonitorsPerUser: deps.config.MAX_MONITORS_PER_USER },
+      { userId: c.get('auth').claims.sub, body: c.req.valid('json') },
+    );
+    return c.json(monitor, 201);
+  });
+  app.openapi(previewRoute, async (c) =>
+    c.json(await previewMonitor({ db }, c.req.valid('json')), 200),
+  );
+  app.openapi(getRoute, async (c) => {
+    const input = { userId: c.get('auth').claims.sub, monitorId: c.req.valid('param').id };
+    return c.json(await getMonitor({ db }, input), 200);
+  });
+  app.openapi(updateRoute, async (c) => {
+    const input = {
+      userId: c.get('auth').claims.sub,
+      monitorId: c.req.valid('param').id,
+      changes: c.req.valid('json'),
+    };
+    return c.json(await updateMonitor({ db, config: deps.config }, input), 200);
+  });
+  app.openapi(deleteRoute, async (c) => {
+    await deleteMonitor(
+      { db },
+      { userId: c.get('auth').claims.sub, monitorId: c.req.valid('param').id },
+    );
+    return c.body(null, 204);
+  });
+  return app;
+}

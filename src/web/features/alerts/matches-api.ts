@@ -1,0 +1,126 @@
+import type { Match, MatchPage, MatchStats } from '../../../shared/match.ts';
+import type { SourceName } from '../../../shared/sources.ts';
+import { api } from '../../lib/api.ts';
+
+export type { Match, MatchPage, MatchStats };
+
+/** The feed's filters, as kept in the URL. */
+export type MatchFilters = {
+  monitorId?: string | undefined;
+  source?: SourceName | undefined;
+  unread?: boolean | undefined;
+  q?: string | undefined;
+};
+
+export const FEED_PAGE_SIZE = 30;
+/** The sidebar counts unread alerts up to this many ("100+" beyond). */
+export const UNREAD_COUNT_CAP = 100;
+
+function feedUrl(filters: MatchFilters, cursor: string | null, limit: number): string {
+  const params = new URLSearchParams();
+  if (filters.monitorId) params.set('monitorId', filters.monitorId);
+  if (filters.source) params.set('source', filters.source);
+  if (filters.unread) params.set('unread', 'true');
+  if (filters.q) params.set('q', filters.q);
+  if (cursor) params.set('cursor', cursor);
+  params.set('limit', String(limit));
+  return `/matches?${params}`;
+}
+
+const FEED = { type: 'Matches', id: 'FEED' } as const;
+const UNREAD = { type: 'Matches', id: 'UNREAD' } as const;
+const STATS = { type: 'Matches', id: 'STATS' } as const;
+
+/** The matches endpoints (docs/product.md, "Matches and alerts"), cached under the Matches tag. */
+export const matchesApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** The feed, a page at a time (keyset cursor), newest first. */
+    listMatches: build.infiniteQuery<MatchPage, MatchFilters, string | null>({
+      infiniteQueryOptions: {
+        initialPageParam: null,
+        getNextPageParam: (lastPage) => lastPage.nextCursor,
+      },
+      query: ({ queryArg, pageParam }) => feedUrl(queryArg, pageParam, FEED_PAGE_SIZE),
+      providesTags: [FEED],
+    }),
+    unreadCount: build.query<{ count: number; more: boolean }, void>({
+      query: () => feedUrl({ unread: true }, null, UNREAD_COUNT_CAP),
+      transformResponse: (page: MatchPage) => ({
+        count: page.items.length,
+        more: page.nextCursor !== null,
+      }),
+      providesTags: [UNREAD],
+    }),
+    matchStats: build.query<MatchStats, { days: number }>({
+      query: ({ days }) => `/matches/stats?days=${days}`,
+      providesTags: [STATS],
+    }),
+    /** Read or unread shows at once in every cached feed, and rolls back if the API refuses. */
+    setMatchRead: build.mutation<Match, { id: string; read: boolean }>({
+      query: ({ id, read }) => ({ url: `/matches/${id}`, method: 'PATCH', body: { read } }),
+      async onQueryStarted({ id, read }, { dispatch, getState, queryFulfilled }) {
+        const patches = matchesApi.util
+          .selectInvalidatedBy(getState(), [FEED])
+          .filter((entry) => entry.endpointName === 'listMatches')
+          .map((entry) =>
+            dispatch(
+              matchesApi.util.updateQueryData(
+                'listMatches',
+                entry.originalArgs as MatchFilters,
+                (draft) => {
+                  for (const page of draft.pages)
+                    for (const match of page.items) if (match.id === id) match.read = read;
+                },
+              ),
+            ),
+          );
+        try {
+          await queryFulfilled;
+        } catch {
+          for (const patch of patches) patch.undo();
+        }
+      },
+      invalidatesTags: [UNREAD],
+    }),
+    markAllRead: build.mutation<{ updated: number }, { monitorId?: string }>({
+      query: (body) => ({ url: '/matches/mark-read', method: 'POST', body }),
+      invalidatesTags: [FEED, UNREAD],
+    }),
+    /** The alert leaves the feed at once; it comes back if the API refuses. */
+    dismissMatch: build.mutation<void, string>({
+      query: (id) => ({ url: `/matches/${id}`, method: 'DELETE' }),
+      async onQueryStarted(id, { dispatch, getState, queryFulfilled }) {
+        const patches = matchesApi.util
+          .selectInvalidatedBy(getState(), [FEED])
+          .filter((entry) => entry.endpointName === 'listMatches')
+          .map((entry) =>
+            dispatch(
+              matchesApi.util.updateQueryData(
+                'listMatches',
+                entry.originalArgs as MatchFilters,
+                (draft) => {
+                  for (const page of draft.pages)
+                    page.items = page.items.filter((m) => m.id !== id);
+                },
+              ),
+            ),
+          );
+        try {
+          await queryFulfilled;
+        } catch {
+          for (const patch of patches) patch.undo();
+        }
+      },
+      invalidatesTags: [UNREAD, STATS],
+    }),
+  }),
+});
+
+export const {
+  useListMatchesInfiniteQuery,
+  useUnreadCountQuery,
+  useMatchStatsQuery,
+  useSetMatchReadMutation,
+  useMarkAllReadMutation,
+  useDismissMatchMutation,
+} = matchesApi;

@@ -53,7 +53,13 @@ async function main(): Promise<void> {
     webRoot: existsSync(path.join(WEB_ROOT, 'index.html')) ? WEB_ROOT : null,
   });
 
-  const stopDelivery = await startDelivery({ db: database.db, config, logger, mailer });
+  const stopDelivery = await startDelivery({
+    db: database.db,
+    config,
+    logger,
+    mailer,
+    events: matchEvents,
+  });
 
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });
   await new Promise<void>((resolve, reject) => {

@@ -85,6 +85,8 @@ export const envSchema = z
         ),
     ),
     COGNITO_CLIENT_SECRET: optional(z.string().min(1)),
+    // Any Cognito-compatible service (another Earshot's /idp in tests); default AWS's regional one.
+    COGNITO_ENDPOINT: optional(httpUrl),
     IDP_ACCESS_TOKEN_TTL_SECONDS: withDefault(seconds(3600, 5, 86_400)),
     IDP_REFRESH_TOKEN_TTL_SECONDS: withDefault(seconds(30 * 86_400, 60, 3650 * 86_400)),
     // argon2id cost of the embedded identity service; never below OWASP's minimum (19 MiB, 2 passes).

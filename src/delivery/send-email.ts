@@ -25,7 +25,8 @@ export async function sendEmail(row: OutboxRow, ctx: DeliveryContext): Promise<S
   }
   try {
     await ctx.mailer.send({
-      to: payload.to,
+      // A parsed address, never a string for nodemailer to read a display name out of.
+      to: { address: payload.to },
       subject: payload.subject,
       text: payload.text,
       html: payload.html,

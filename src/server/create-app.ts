@@ -5,6 +5,7 @@ import { MatchEvents } from '../pipeline/match-events.ts';
 import type { AppDeps } from './app-deps.ts';
 import { createApiRouter, registerAccessTokenScheme } from './http/api-router.ts';
 import { createErrorHandler, jsonError } from './http/errors.ts';
+import { warnUntrustedForwarding } from './http/forwarded-warning.ts';
 import { requestLog } from './http/request-log.ts';
 import { requireAuth } from './http/require-auth.ts';
 import { analyticsOrigins, createSecurityHeaders } from './http/security-headers.ts';
@@ -38,6 +39,7 @@ export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono();
   app.onError(onError);
   app.use('*', requestId());
+  app.use('*', warnUntrustedForwarding(deps.logger, deps.config.TRUST_PROXY));
   app.use(
     '*',
     createSecurityHeaders({

@@ -172,9 +172,9 @@ async function main(): Promise<void> {
         t.snippet, '[[0, 4]]'::jsonb, t.url, t.permalink, t.author, t.community, ts.at, ts.at,
         case when g % 10 < 7 then ts.at end
       from generate_series(${start}::int, ${end}::int) g
-      join bench_texts t on t.n = g % ${texts}
+      join bench_texts t on t.n = g % ${texts}::int
       cross join (select array_agg(id order by name) ids from monitors where user_id = ${bigUser}::uuid) mon
-      cross join lateral (select now() - make_interval(secs => (${bigMatches} - g) * ${span / bigMatches}) as at) ts`);
+      cross join lateral (select now() - make_interval(secs => (${bigMatches}::int - g) * ${span / bigMatches}::float8) as at) ts`);
   }
   await db.execute(sql`
     insert into matches (user_id, monitor_id, source, external_id, kind, title, snippet,
@@ -182,20 +182,20 @@ async function main(): Promise<void> {
     select m.user_id, m.id, t.source, 's' || g, t.kind, t.title, t.snippet, '[[0, 4]]'::jsonb,
       t.url, t.permalink, t.author, t.community, now() - make_interval(secs => g * 600),
       now() - make_interval(secs => g * 600), case when g % 2 = 0 then now() end
-    from monitors m cross join generate_series(1, ${smallMatches}) g
-    join bench_texts t on t.n = (g * 7 + length(m.id::text)) % ${texts}
+    from monitors m cross join generate_series(1, ${smallMatches}::int) g
+    join bench_texts t on t.n = (g * 7 + length(m.id::text)) % ${texts}::int
     where m.user_id <> ${bigUser}::uuid`);
   // The items: 14 days of Hacker News, and a busy day of Reddit.
   await db.execute(sql`
     insert into items (source, external_id, kind, title, body, url, permalink, author, community, created_at)
     select 'hackernews', 'hn' || g, t.kind, t.title, t.body, t.url, t.permalink, t.author, null,
-      now() - make_interval(secs => g * ${(14 * 86_400) / hnItems})
-    from generate_series(1, ${hnItems}) g join bench_texts t on t.n = g % ${texts}`);
+      now() - make_interval(secs => g * ${(14 * 86_400) / hnItems}::float8)
+    from generate_series(1, ${hnItems}::int) g join bench_texts t on t.n = g % ${texts}::int`);
   await db.execute(sql`
     insert into items (source, external_id, kind, title, body, url, permalink, author, community, created_at)
     select 'reddit', 'rd' || g, t.kind, t.title, t.body, t.url, t.permalink, t.author,
-      coalesce(t.community, 'programming'), now() - make_interval(secs => g * ${86_400 / redditItems})
-    from generate_series(1, ${redditItems}) g join bench_texts t on t.n = (g * 13) % ${texts}`);
+      coalesce(t.community, 'programming'), now() - make_interval(secs => g * ${86_400 / redditItems}::float8)
+    from generate_series(1, ${redditItems}::int) g join bench_texts t on t.n = (g * 13) % ${texts}::int`);
   await db.execute(sql`create index matches_search_idx on matches using gin (search)`);
   await db.execute(sql`create index items_search_idx on items using gin (${itemSearchVector})`);
   await db.execute(sql`vacuum analyze`);

@@ -51,6 +51,43 @@ const optional = <T extends z.ZodType>(schema: T) =>
 const withDefault = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema);
 
+/** A poll interval: seconds, fractions allowed (tests poll several times a second). */
+const pollSeconds = (fallback: number) =>
+  z.coerce
+    .number({ error: 'must be a number of seconds between 0.1 and 3600' })
+    .min(0.1, 'must be at least 0.1 seconds')
+    .max(3600, 'must be at most 3600 seconds')
+    .default(fallback);
+
+const count = (fallback: number, min: number, max: number) =>
+  z.coerce
+    .number({ error: `must be a whole number between ${min} and ${max}` })
+    .int(`must be a whole number between ${min} and ${max}`)
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`)
+    .default(fallback);
+
+const KNOWN_SOURCES = ['hackernews', 'reddit', 'lobsters'] as const;
+
+/** A comma-separated list of source names, or `none` to turn ingestion off. */
+const sourceList = z.string().transform((value, ctx) => {
+  if (value.trim().toLowerCase() === 'none') return [];
+  const names = value
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
+  for (const name of names) {
+    if (!(KNOWN_SOURCES as readonly string[]).includes(name)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `names an unknown source "${name}" (known: ${KNOWN_SOURCES.join(', ')})`,
+      });
+      return z.NEVER;
+    }
+  }
+  return [...new Set(names)] as (typeof KNOWN_SOURCES)[number][];
+});
+
 export const envSchema = z
   .object({
     PORT: withDefault(port.default(3000)),
@@ -117,6 +154,27 @@ export const envSchema = z
     MAX_MONITORS_PER_USER: withDefault(
       z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100_000).default(100),
     ),
+    // Ingestion (docs/product.md, "Sources"; docs/decisions/0011 and 0012).
+    SOURCES: z.preprocess(
+      (value) => (value === undefined || value === '' ? KNOWN_SOURCES.join(',') : value),
+      sourceList,
+    ),
+    HN_API_URL: withDefault(httpUrl.default('https://hacker-news.firebaseio.com/v0')),
+    HN_POLL_SECONDS: withDefault(pollSeconds(5)),
+    HN_BACKFILL_ITEMS: withDefault(count(1000, 0, 100_000)),
+    REDDIT_CLIENT_ID: optional(z.string().trim().min(1)),
+    REDDIT_CLIENT_SECRET: optional(z.string().trim().min(1)),
+    REDDIT_AUTH_URL: withDefault(httpUrl.default('https://www.reddit.com/api/v1/access_token')),
+    REDDIT_API_URL: withDefault(httpUrl.default('https://oauth.reddit.com')),
+    REDDIT_POLL_SECONDS: withDefault(pollSeconds(2)),
+    REDDIT_BACKFILL_ITEMS: withDefault(count(100, 0, 100_000)),
+    LOBSTERS_URL: withDefault(httpUrl.default('https://lobste.rs')),
+    LOBSTERS_POLL_SECONDS: withDefault(pollSeconds(30)),
+    SOURCE_TIMEOUT_SECONDS: withDefault(pollSeconds(10)),
+    ITEM_RETENTION_DAYS: withDefault(count(14, 1, 3650)),
+    MATCH_SHARDS: withDefault(count(1, 1, 1024)),
+    // Unset: a worker holds every shard it can get; set to 1 to spread shards over workers.
+    MATCH_SHARDS_PER_WORKER: optional(count(1, 1, 1024)),
     // Delivery (docs/decisions/0015-delivery-outbox.md, 0016-webhooks.md).
     UNSUBSCRIBE_SECRET: optional(
       z.string().min(32, 'must be at least 32 characters (random, e.g. openssl rand -hex 32)'),
@@ -157,6 +215,13 @@ export const envSchema = z
     ),
   })
   .superRefine((env, ctx) => {
+    if (Boolean(env.REDDIT_CLIENT_ID) !== Boolean(env.REDDIT_CLIENT_SECRET)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.REDDIT_CLIENT_ID ? 'REDDIT_CLIENT_SECRET' : 'REDDIT_CLIENT_ID'],
+        message: 'must be set together with the other REDDIT_CLIENT_* variable (or unset both)',
+      });
+    }
     const cognito = [env.COGNITO_USER_POOL_ID, env.COGNITO_CLIENT_ID];
     if (cognito.some(Boolean) && !cognito.every(Boolean)) {
       ctx.addIssue({

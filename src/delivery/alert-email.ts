@@ -110,6 +110,7 @@ function renderText(input: AlertEmailInput, subject: string, groups: Group[], mo
     lines.push(
       `== ${monitorLabel(group.monitor)} (${count} new) ==`,
       `   Query: ${group.monitor.query}`,
+      `   All its matches: ${monitorAlertsUrl(input.links.alerts, group.monitor.id)}`,
       '',
     );
     for (const match of group.matches) {
@@ -165,6 +166,11 @@ function segments(match: EmailMatch): { text: string; hit: boolean }[] {
   return out;
 }
 
+/** The Alerts page filtered to one monitor (an empty id: every match). */
+export function monitorAlertsUrl(alerts: string, monitorId: string): string {
+  return monitorId ? `${alerts}?monitor=${encodeURIComponent(monitorId)}` : alerts;
+}
+
 function oneLine(value: string): string {
   return value.replace(/\s+/g, ' ').trim();
 }
@@ -205,7 +211,7 @@ h2{font-size:16px;margin:24px 0 2px}
 .query{font-size:12px;color:#6b7280;margin:0 0 8px;font-family:ui-monospace,Menlo,Consolas,monospace}
 .match{border-top:1px solid #e5e7eb;padding:12px 0}
 .title{font-size:15px;font-weight:600;line-height:1.35;margin:0 0 4px;word-break:break-word}
-.title a{color:#111827;text-decoration:none}
+.title a,h2 a.group{color:#111827;text-decoration:none}
 .meta{font-size:12px;color:#6b7280;margin:0 0 6px}
 .snippet{font-size:14px;line-height:1.5;margin:0 0 6px;color:#374151;word-break:break-word}
 mark{background:#fde68a;color:#111827;padding:0 1px;border-radius:2px}
@@ -219,7 +225,7 @@ mark{background:#fde68a;color:#111827;padding:0 1px;border-radius:2px}
 body{background:#0b0f17 !important;color:#e5e7eb !important}
 .card{background:#151b26 !important;border-color:#273042 !important}
 .match{border-color:#273042 !important}
-.title a{color:#f3f4f6 !important}
+.title a,h2 a.group{color:#f3f4f6 !important}
 .snippet{color:#d1d5db !important}
 .meta,.query,.brand,.foot,.foot a{color:#9ca3af !important}
 a{color:#7aa2ff !important}
@@ -235,7 +241,7 @@ function renderHtml(input: AlertEmailInput, subject: string, groups: Group[], mo
   const body: string[] = [];
   for (const group of groups) {
     body.push(
-      `<h2>${e(monitorLabel(group.monitor))} <span class="meta">· ${group.monitor.count} new</span></h2>`,
+      `<h2><a class="group" href="${e(monitorAlertsUrl(input.links.alerts, group.monitor.id))}">${e(monitorLabel(group.monitor))}</a> <span class="meta">· ${group.monitor.count} new</span></h2>`,
       `<p class="query">${e(group.monitor.query)}</p>`,
     );
     for (const match of group.matches) {
@@ -258,7 +264,7 @@ function renderHtml(input: AlertEmailInput, subject: string, groups: Group[], mo
       const links = [
         permalink ? `<a href="${e(permalink)}">Open on ${e(SOURCE_LABELS[match.source])}</a>` : '',
         link && link !== permalink ? `<a href="${e(link)}">Linked page</a>` : '',
-        `<a href="${e(input.links.alerts)}">In Earshot</a>`,
+        `<a href="${e(monitorAlertsUrl(input.links.alerts, match.monitorId))}">In Earshot</a>`,
       ]
         .filter(Boolean)
         .join(' &nbsp;·&nbsp; ');

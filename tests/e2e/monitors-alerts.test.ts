@@ -343,6 +343,34 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, 'alerts-home.png') });
   }, 120_000);
 
+  test('the feed loads older alerts as it is scrolled (infinite scroll), without repeats', async () => {
+    const user = await signedInUser();
+    const created = await app.api('/api/monitors', {
+      token: user.tokens.AccessToken,
+      method: 'POST',
+      body: { query: 'scrollword' },
+    });
+    expect(created.status).toBe(201);
+    await deliverItems(
+      app,
+      Array.from({ length: 70 }, (_, i) => testItem({ title: `scrollword story ${i}` })),
+    );
+    const context = await contextFor(user, { viewport: PHONE });
+    const { page, problems } = await openPage(context);
+    await page.goto('/dashboard/alerts');
+    await page.getByTestId('match-card').first().waitFor();
+    expect(await page.getByTestId('match-card').count()).toBe(30);
+    for (let i = 0; i < 6 && (await page.getByTestId('match-card').count()) < 70; i++) {
+      await page.getByTestId('load-more').scrollIntoViewIfNeeded();
+      await page.waitForTimeout(300);
+    }
+    await expect.poll(() => page.getByTestId('match-card').count()).toBe(70);
+    const titles = await page.getByTestId('match-title-link').allTextContents();
+    expect(new Set(titles).size).toBe(70);
+    expect(await page.getByTestId('load-more').count()).toBe(0);
+    expect(problems.errors).toEqual([]);
+  }, 60_000);
+
   test('a failing API shows a readable error with a retry that works', async () => {
     const user = await signedInUser();
     const context = await contextFor(user, { viewport: PHONE });

@@ -27,7 +27,7 @@ const SECOND = 1000;
 test('instant: ten matches within five seconds make one email, a minute after the first', async () => {
   h.clock.set(Date.parse('2026-06-10T10:00:00Z'));
   const user = await h.addUser();
-  await h.addMonitor(user.id, 'pglite');
+  const monitor = await h.addMonitor(user.id, 'pglite');
   for (let i = 0; i < 10; i++) {
     expect(await h.publish([`PGlite release ${i} is out`])).toBe(1);
     await h.pass();
@@ -45,6 +45,10 @@ test('instant: ten matches within five seconds make one email, a minute after th
     expect(mail.text).toContain(`PGlite release ${i} is out`);
     expect(mail.html).toContain(`<mark>PGlite</mark> release ${i} is out`);
   }
+  // Each match and the group link to the Alerts page filtered to this monitor.
+  const filtered = `${h.app.config.publicUrl}/dashboard/alerts?monitor=${monitor.id}`;
+  expect(mail.html.split(`href="${filtered}"`).length - 1).toBe(11);
+  expect(mail.text).toContain(`All its matches: ${filtered}`);
   // Nothing more to send: the matches are covered once.
   h.clock.advance(120 * SECOND);
   await h.pass();

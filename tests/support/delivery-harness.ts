@@ -9,7 +9,7 @@ import { matchNewItems } from '../../src/pipeline/match-new-items.ts';
 import { storeItems } from '../../src/pipeline/store-items.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import type { EmailAlertMode } from '../../src/shared/user.ts';
-import type { NormalisedItem } from '../../src/sources/normalise/normalised-item.ts';
+import type { NormalisedItem } from '../../src/sources/normalised-item.ts';
 import { createMonitor, createUser, uniqueEmail } from './factories.ts';
 import { createManualClock } from './manual-clock.ts';
 import { startTestApp, type TestApp } from './test-app.ts';

@@ -36,11 +36,11 @@ export async function queueTestEmail(
   const links = deliveryLinks(ctx.config, ctx.tokens.sign(userId));
   const sample = renderAlertEmail({
     timeZone: isTimeZone(user.timezone) ? user.timezone : 'UTC',
-    monitors: [{ id: 'sample', name: '', query: 'pglite', count: 1 }],
+    monitors: [{ id: '', name: '', query: 'pglite', count: 1 }],
     listed: [
       {
         id: 0,
-        monitorId: 'sample',
+        monitorId: '',
         source: 'hackernews',
         kind: 'post',
         title: 'Show HN: Postgres in the browser with PGlite',

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { matches } from '../../db/schema/matches.ts';
 import { searchLexemes } from '../../db/search-text.ts';
@@ -34,7 +34,9 @@ export async function listMatches(
     .select(matchColumns)
     .from(matches)
     .where(and(...conditions))
-    .orderBy(desc(matches.id))
+    // NULLS LAST as the indexes are declared (`.desc()`): with another null order PostgreSQL
+    // cannot read them in order and walks the primary key instead, past other users' rows.
+    .orderBy(sql`${matches.id} desc nulls last`)
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];

@@ -19,12 +19,17 @@ export async function matchStats(
   const timezone = user?.timezone ?? 'UTC';
   // Midnight that starts the first day, in the user's zone, as an instant.
   const since = sql`((now() at time zone ${timezone})::date - ${input.days - 1}::int)::timestamp at time zone ${timezone}`;
-  const day = sql<string>`to_char(${matches.matchedAt} at time zone ${timezone}, 'YYYY-MM-DD')`;
-  const rows = await ctx.db
-    .select({ date: day, monitorId: matches.monitorId, count: sql<number>`count(*)::int` })
-    .from(matches)
-    .where(sql`${matches.userId} = ${input.userId} and ${matches.matchedAt} >= ${since}`)
-    .groupBy(sql`1`, matches.monitorId)
-    .orderBy(sql`1`, matches.monitorId);
-  return { timezone, days: rows };
+  // Count by (date, monitor) first, format the few groups after: one cast a row, no to_char.
+  const rows = await ctx.db.execute(sql`
+    select to_char(d, 'YYYY-MM-DD') as date, monitor_id as "monitorId", n as count
+    from (
+      select (${matches.matchedAt} at time zone ${timezone})::date as d, ${matches.monitorId}, count(*)::int as n
+      from ${matches}
+      where ${matches.userId} = ${input.userId} and ${matches.matchedAt} >= ${since}
+      group by 1, 2
+    ) as per_day
+    order by 1, 2`);
+  const days = (rows as unknown as { rows: { date: string; monitorId: string; count: number }[] })
+    .rows;
+  return { timezone, days: days.map((row) => ({ ...row, count: Number(row.count) })) };
 }

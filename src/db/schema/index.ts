@@ -5,4 +5,5 @@ export * from './identity.ts';
 export * from './items.ts';
 export * from './matches.ts';
 export * from './monitors.ts';
+export * from './source-health.ts';
 export * from './users.ts';

@@ -67,6 +67,8 @@ export const matches = pgTable(
     uniqueIndex('matches_monitor_item_idx').on(table.monitorId, table.source, table.externalId),
     index('matches_user_id_id_idx').on(table.userId, table.id.desc()),
     index('matches_monitor_id_id_idx').on(table.monitorId, table.id.desc()),
+    // Pruning an item sets item_id to null in its matches: without this, a scan per item.
+    index('matches_item_id_idx').on(table.itemId),
     index('matches_user_unread_idx')
       .on(table.userId, table.id.desc())
       .where(sql`${table.readAt} is null`),

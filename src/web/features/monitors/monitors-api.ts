@@ -55,7 +55,6 @@ export const monitorsApi = api.injectEndpoints({
     /** What a query would have found this week; a 400 carries the syntax error's position. */
     previewMonitor: build.query<MonitorPreview, PreviewMonitorBody>({
       query: (body) => ({ url: '/monitors/preview', method: 'POST', body }),
-      keepUnusedDataFor: 30,
     }),
   }),
 });

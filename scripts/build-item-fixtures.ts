@@ -4,10 +4,10 @@
 
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { normaliseHackerNewsItem } from '../src/sources/normalise/hacker-news.ts';
-import { normaliseLobstersResponse } from '../src/sources/normalise/lobsters.ts';
-import type { NormaliseResult } from '../src/sources/normalise/normalised-item.ts';
-import { normaliseRedditListing } from '../src/sources/normalise/reddit.ts';
+import { normaliseHackerNewsItem } from '../src/sources/hacker-news/normalise.ts';
+import { normaliseLobstersResponse } from '../src/sources/lobsters/normalise.ts';
+import type { NormaliseResult } from '../src/sources/normalised-item.ts';
+import { normaliseRedditListing } from '../src/sources/reddit/normalise.ts';
 
 const root = join(import.meta.dirname, '..', 'tests', 'fixtures');
 const recorded = join(root, 'recorded');

@@ -54,4 +54,14 @@ describe('configuration', () => {
       COGNITO_CLIENT_ID: 'abc123',
     });
   });
+
+  test('COGNITO_ENDPOINT is an optional http(s) URL, without a trailing slash', () => {
+    expect(parseConfig({}).COGNITO_ENDPOINT).toBeUndefined();
+    expect(parseConfig({ COGNITO_ENDPOINT: 'http://127.0.0.1:4000/idp/' }).COGNITO_ENDPOINT).toBe(
+      'http://127.0.0.1:4000/idp',
+    );
+    expect(() => parseConfig({ COGNITO_ENDPOINT: 'cognito-idp' })).toThrow(
+      /^Invalid configuration: COGNITO_ENDPOINT/,
+    );
+  });
 });

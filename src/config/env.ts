@@ -51,6 +51,43 @@ const optional = <T extends z.ZodType>(schema: T) =>
 const withDefault = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema);
 
+/** A poll interval: seconds, fractions allowed (tests poll several times a second). */
+const pollSeconds = (fallback: number) =>
+  z.coerce
+    .number({ error: 'must be a number of seconds between 0.1 and 3600' })
+    .min(0.1, 'must be at least 0.1 seconds')
+    .max(3600, 'must be at most 3600 seconds')
+    .default(fallback);
+
+const count = (fallback: number, min: number, max: number) =>
+  z.coerce
+    .number({ error: `must be a whole number between ${min} and ${max}` })
+    .int(`must be a whole number between ${min} and ${max}`)
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`)
+    .default(fallback);
+
+const KNOWN_SOURCES = ['hackernews', 'reddit', 'lobsters'] as const;
+
+/** A comma-separated list of source names, or `none` to turn ingestion off. */
+const sourceList = z.string().transform((value, ctx) => {
+  if (value.trim().toLowerCase() === 'none') return [];
+  const names = value
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
+  for (const name of names) {
+    if (!(KNOWN_SOURCES as readonly string[]).includes(name)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `names an unknown source "${name}" (known: ${KNOWN_SOURCES.join(', ')})`,
+      });
+      return z.NEVER;
+    }
+  }
+  return [...new Set(names)] as (typeof KNOWN_SOURCES)[number][];
+});
+
 export const envSchema = z
   .object({
     PORT: withDefault(port.default(3000)),
@@ -85,6 +122,8 @@ export const envSchema = z
         ),
     ),
     COGNITO_CLIENT_SECRET: optional(z.string().min(1)),
+    // Any Cognito-compatible service (another Earshot's /idp in tests); default AWS's regional one.
+    COGNITO_ENDPOINT: optional(httpUrl),
     IDP_ACCESS_TOKEN_TTL_SECONDS: withDefault(seconds(3600, 5, 86_400)),
     IDP_REFRESH_TOKEN_TTL_SECONDS: withDefault(seconds(30 * 86_400, 60, 3650 * 86_400)),
     // argon2id cost of the embedded identity service; never below OWASP's minimum (19 MiB, 2 passes).
@@ -115,8 +154,74 @@ export const envSchema = z
     MAX_MONITORS_PER_USER: withDefault(
       z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100_000).default(100),
     ),
+    // Ingestion (docs/product.md, "Sources"; docs/decisions/0011 and 0012).
+    SOURCES: z.preprocess(
+      (value) => (value === undefined || value === '' ? KNOWN_SOURCES.join(',') : value),
+      sourceList,
+    ),
+    HN_API_URL: withDefault(httpUrl.default('https://hacker-news.firebaseio.com/v0')),
+    HN_POLL_SECONDS: withDefault(pollSeconds(5)),
+    HN_BACKFILL_ITEMS: withDefault(count(1000, 0, 100_000)),
+    REDDIT_CLIENT_ID: optional(z.string().trim().min(1)),
+    REDDIT_CLIENT_SECRET: optional(z.string().trim().min(1)),
+    REDDIT_AUTH_URL: withDefault(httpUrl.default('https://www.reddit.com/api/v1/access_token')),
+    REDDIT_API_URL: withDefault(httpUrl.default('https://oauth.reddit.com')),
+    REDDIT_POLL_SECONDS: withDefault(pollSeconds(2)),
+    REDDIT_BACKFILL_ITEMS: withDefault(count(100, 0, 100_000)),
+    LOBSTERS_URL: withDefault(httpUrl.default('https://lobste.rs')),
+    LOBSTERS_POLL_SECONDS: withDefault(pollSeconds(30)),
+    SOURCE_TIMEOUT_SECONDS: withDefault(pollSeconds(10)),
+    ITEM_RETENTION_DAYS: withDefault(count(14, 1, 3650)),
+    MATCH_SHARDS: withDefault(count(1, 1, 1024)),
+    // Unset: a worker holds every shard it can get; set to 1 to spread shards over workers.
+    MATCH_SHARDS_PER_WORKER: optional(count(1, 1, 1024)),
+    // Delivery (docs/decisions/0015-delivery-outbox.md, 0016-webhooks.md).
+    UNSUBSCRIBE_SECRET: optional(
+      z.string().min(32, 'must be at least 32 characters (random, e.g. openssl rand -hex 32)'),
+    ),
+    ALERT_BATCH_SECONDS: withDefault(seconds(60, 0, 3600)),
+    EMAIL_DAILY_CAP: withDefault(
+      z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(1_000_000).default(500),
+    ),
+    DELIVERY_POLL_MS: withDefault(
+      z.coerce
+        .number({ error: 'must be a whole number of milliseconds' })
+        .int()
+        .min(50, 'must be at least 50 ms')
+        .max(600_000, 'must be at most 600000 ms')
+        .default(2000),
+    ),
+    DELIVERY_LEASE_SECONDS: withDefault(seconds(120, 1, 3600)),
+    DELIVERY_RETRY_BASE_SECONDS: withDefault(seconds(10, 1, 3600)),
+    DELIVERY_MAX_ATTEMPTS: withDefault(
+      z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(1000).default(30),
+    ),
+    WEBHOOK_ALLOW_PRIVATE: withDefault(
+      z
+        .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+        .default('false')
+        .transform((value) => value === 'true' || value === '1'),
+    ),
+    WEBHOOK_TIMEOUT_MS: withDefault(
+      z.coerce
+        .number({ error: 'must be a whole number of milliseconds' })
+        .int()
+        .min(100, 'must be at least 100 ms')
+        .max(60_000, 'must be at most 60000 ms')
+        .default(10_000),
+    ),
+    WEBHOOK_MAX_FAILURES: withDefault(
+      z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(1000).default(10),
+    ),
   })
   .superRefine((env, ctx) => {
+    if (Boolean(env.REDDIT_CLIENT_ID) !== Boolean(env.REDDIT_CLIENT_SECRET)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.REDDIT_CLIENT_ID ? 'REDDIT_CLIENT_SECRET' : 'REDDIT_CLIENT_ID'],
+        message: 'must be set together with the other REDDIT_CLIENT_* variable (or unset both)',
+      });
+    }
     const cognito = [env.COGNITO_USER_POOL_ID, env.COGNITO_CLIENT_ID];
     if (cognito.some(Boolean) && !cognito.every(Boolean)) {
       ctx.addIssue({

@@ -22,7 +22,7 @@ function capturingLogger() {
 }
 
 const message = {
-  to: 'alice@example.com',
+  to: { address: 'alice@example.com' },
   subject: 'Your Earshot verification code',
   text: 'Your verification code is 123456',
   html: '<p>Your verification code is <b>123456</b></p>',

@@ -5,12 +5,20 @@ import nodemailer from 'nodemailer';
 import type { Config } from '../config/env.ts';
 import type { Logger } from '../platform/logger.ts';
 
+/**
+ * A recipient is a parsed address, never a string for nodemailer to parse: a string such as
+ * `x<attacker@evil.com>` would be read as a display name and another mailbox.
+ */
+export type MailAddress = { address: string };
+
 export type MailMessage = {
-  to: string;
+  to: MailAddress;
   subject: string;
   text: string;
   html?: string;
   headers?: Record<string, string>;
+  /** `<id@host>`; nodemailer makes one when absent. */
+  messageId?: string;
 };
 
 export type SentMail = { messageId: string; file?: string };
@@ -27,12 +35,23 @@ export type Mailer = {
  */
 export function createMailer({ config, logger }: { config: Config; logger: Logger }): Mailer {
   if (config.SMTP_URL) {
-    const transport = nodemailer.createTransport(config.SMTP_URL);
+    // Bounded waits: a relay that stops answering fails the attempt (retried later) well within
+    // the delivery lease, so no other sender takes the message while this one still might send it.
+    const transport = nodemailer.createTransport({
+      url: config.SMTP_URL,
+      connectionTimeout: 20_000,
+      greetingTimeout: 20_000,
+      socketTimeout: 60_000,
+    });
     return {
       async send(message) {
-        const info = await transport.sendMail({ from: config.MAIL_FROM, ...message });
+        const info = await transport.sendMail(envelope(config, message));
         logger.info(
-          { to: redactAddress(message.to), subject: message.subject, messageId: info.messageId },
+          {
+            to: redactAddress(message.to.address),
+            subject: message.subject,
+            messageId: info.messageId,
+          },
           'mail sent',
         );
         return { messageId: info.messageId };
@@ -51,7 +70,7 @@ export function createMailer({ config, logger }: { config: Config; logger: Logge
   });
   return {
     async send(message) {
-      const info = await transport.sendMail({ from: config.MAIL_FROM, ...message });
+      const info = await transport.sendMail(envelope(config, message));
       await mkdir(directory, { recursive: true, mode: 0o700 });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = path.join(directory, `${stamp}-${randomUUID().slice(0, 8)}.eml`);
@@ -59,13 +78,17 @@ export function createMailer({ config, logger }: { config: Config; logger: Logge
       // Readable by the owner only: the file can hold a sign-up or reset code.
       await writeFile(file, Buffer.isBuffer(raw) ? raw : String(raw), { mode: 0o600 });
       logger.info(
-        { to: redactAddress(message.to), subject: message.subject, file },
+        { to: redactAddress(message.to.address), subject: message.subject, file },
         `mail written to ${file} (no SMTP_URL configured)`,
       );
       return { messageId: info.messageId, file };
     },
     async close() {},
   };
+}
+
+function envelope(config: Config, message: MailMessage) {
+  return { ...message, from: config.MAIL_FROM, to: { name: '', address: message.to.address } };
 }
 
 /** "alice@example.com" → "a***@example.com": enough to follow a delivery in logs. */

@@ -25,13 +25,18 @@ export async function createIdentityProvider(
   const { config } = deps;
   if (config.COGNITO_USER_POOL_ID && config.COGNITO_CLIENT_ID) {
     deps.logger.info(
-      { userPoolId: config.COGNITO_USER_POOL_ID, region: config.COGNITO_REGION },
+      {
+        userPoolId: config.COGNITO_USER_POOL_ID,
+        region: config.COGNITO_REGION,
+        endpoint: config.COGNITO_ENDPOINT,
+      },
       'using the Cognito user pool; the embedded identity service is off',
     );
     return createCognitoProvider({
       region: config.COGNITO_REGION,
       userPoolId: config.COGNITO_USER_POOL_ID,
       clientId: config.COGNITO_CLIENT_ID,
+      ...(config.COGNITO_ENDPOINT ? { endpoint: config.COGNITO_ENDPOINT } : {}),
     });
   }
   return createEmbeddedIdentity(deps);

@@ -37,7 +37,7 @@ export type IdentityProfile = {
  */
 export type IdentityProvider = {
   kind: 'embedded' | 'cognito';
-  /** `origin` is the origin the browser used, for the embedded endpoint when PUBLIC_URL is unset. */
+  /** `origin` is the configured public URL (PUBLIC_URL or http://HOST:PORT), never a request header. */
   publicSettings(origin: string): PublicIdentitySettings;
   /** Origins the browser must be allowed to reach (Content-Security-Policy connect-src). */
   connectOrigins(): string[];
@@ -48,6 +48,12 @@ export type IdentityProvider = {
    * (docs/decisions/0006-token-verification.md).
    */
   verifyAccessToken(token: string): Promise<AccessTokenClaims>;
+  /**
+   * Before destructive or account-changing requests: throws InvalidTokenError('revoked') unless
+   * the provider still holds the token's session as live. The embedded provider already checks
+   * this in verifyAccessToken; with a real pool it costs a GetUser, cached for a few seconds.
+   */
+  verifySession(accessToken: string): Promise<void>;
   /** The attributes of the identity an (already verified) access token belongs to. */
   fetchProfile(accessToken: string): Promise<IdentityProfile>;
   /** The embedded service's HTTP app, mounted at /idp; null with a real Cognito pool. */

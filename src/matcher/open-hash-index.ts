@@ -79,6 +79,27 @@ export class OpenHashIndex {
     if (this.filter !== null) this.addToFilter(hash);
   }
 
+  /**
+   * Gives every id the number `newId[id]` (all live ids must have one, distinct, below `limit`),
+   * in place: the buckets keep their places, as the hashes do not change.
+   */
+  renumber(newId: Int32Array, limit: number): void {
+    const buckets = this.buckets;
+    for (let at = 0; at < buckets.length; at += 2) {
+      const id = buckets[at]!;
+      if (id >= 0) buckets[at] = newId[id]!;
+    }
+    const hashes = new Int32Array(Math.max(limit, 256));
+    const present = new Uint8Array(hashes.length);
+    for (let id = 0; id < this.present.length; id++) {
+      if (this.present[id] !== 1) continue;
+      hashes[newId[id]!] = this.hashes[id]!;
+      present[newId[id]!] = 1;
+    }
+    this.hashes = hashes;
+    this.present = present;
+  }
+
   remove(id: number): void {
     if (this.present[id] !== 1) return;
     const mask = this.mask;
@@ -122,7 +143,7 @@ export class OpenHashIndex {
   }
 
   // Rebuilt from the live ids (so removed ones stop answering) once it has taken FILTER_LOAD keys
-  // per word (5.3 bits per key, 8% false hits); a rebuild leaves 5.3 to 10.7 bits per key (1.6–8%).
+  // per word; a rebuild leaves it between half full and full.
   // A filter under SPARSE_FILTER_WORDS takes SPARSE_FILTER_LOAD keys a word instead (filterLoad).
   private addToFilter(hash: number): void {
     const words = this.filterMask + 1;
@@ -153,11 +174,9 @@ export class OpenHashIndex {
  */
 const FILTER_LOAD = 6;
 /**
- * Below 128 KB the filter is kept sparser, at most two keys a word (0.1–0.5% false hits, not
- * 1.6–8%), and each false hit it spares costs a probe of the buckets: at 10 k monitors (7,600
- * terms) it is 16 KB, and 0.6% of an item's words hit it falsely instead of 4% (the matcher
- * ×1.02–1.06); at 100 k (60,000 terms) 128 KB instead of 64 (×1.03–1.05). From 1 M monitors on
- * FILTER_LOAD sizes it.
+ * Below 128 KB the filter is kept sparser, at most two keys a word: it still fits in cache, and
+ * each false hit it spares costs a probe of the buckets. Large vocabularies (a million monitors)
+ * are sized by FILTER_LOAD. The measurements are in docs/PERFORMANCE.md.
  */
 const SPARSE_FILTER_LOAD = 2;
 const SPARSE_FILTER_WORDS = 32768;

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { items, sourceCursors } from '../db/schema/items.ts';
 import type { SourceName } from '../shared/sources.ts';
-import type { NormalisedItem } from '../sources/normalise/normalised-item.ts';
+import type { NormalisedItem } from '../sources/normalised-item.ts';
 
 export type StoreItemsInput = {
   readonly source: SourceName;

@@ -2,6 +2,7 @@ import type { Config } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { IdentityProvider } from '../identity/port.ts';
 import type { MatchEvents } from '../pipeline/match-events.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 
 /** Everything the HTTP app needs, built once by main.ts (or by a test). */
@@ -22,4 +23,6 @@ export type AppDeps = {
   matchEvents?: MatchEvents;
   /** Live feed timings; the defaults suit production (tests shorten them). */
   liveFeed?: { pollMs?: number; heartbeatMs?: number };
+  /** Time for delivery's routes (the test-email limit); the system clock when absent. */
+  clock?: Clock;
 };

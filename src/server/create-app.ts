@@ -5,15 +5,18 @@ import { MatchEvents } from '../pipeline/match-events.ts';
 import type { AppDeps } from './app-deps.ts';
 import { createApiRouter, registerAccessTokenScheme } from './http/api-router.ts';
 import { createErrorHandler, jsonError } from './http/errors.ts';
+import { warnUntrustedForwarding } from './http/forwarded-warning.ts';
 import { requestLog } from './http/request-log.ts';
 import { requireAuth } from './http/require-auth.ts';
 import { analyticsOrigins, createSecurityHeaders } from './http/security-headers.ts';
 import { createStaticWeb } from './http/static-web.ts';
 import { unknownApiPathsAnswer404 } from './http/unknown-api-paths.ts';
 import { LiveMatches } from './live/live-matches.ts';
+import { createEmailAlertRoutes } from './routes/email-alerts.ts';
 import { createEventRoutes, EVENTS_PATH } from './routes/events.ts';
 import { createHealthRoutes } from './routes/health.ts';
 import { createMatchRoutes } from './routes/matches.ts';
+import { createMonitorWebhookRoutes } from './routes/monitor-webhooks.ts';
 import { createMonitorRoutes } from './routes/monitors.ts';
 import { createPublicConfigRoutes } from './routes/public-config.ts';
 import { createUserRoutes } from './routes/user.ts';
@@ -36,6 +39,7 @@ export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono();
   app.onError(onError);
   app.use('*', requestId());
+  app.use('*', warnUntrustedForwarding(deps.logger, deps.config.TRUST_PROXY));
   app.use(
     '*',
     createSecurityHeaders({
@@ -88,6 +92,8 @@ export function createApp(deps: AppDeps) {
       ...(deps.liveFeed?.heartbeatMs ? { heartbeatMs: deps.liveFeed.heartbeatMs } : {}),
     }),
   );
+  api.route('/', createEmailAlertRoutes(deps));
+  api.route('/', createMonitorWebhookRoutes(deps));
   api.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'Earshot API', version: deps.version },

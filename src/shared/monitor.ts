@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { matchSchema } from './match.ts';
 import { SOURCE_NAMES } from './sources.ts';
+import { monitorWebhookSchema, setWebhookBodySchema } from './webhook.ts';
 
 /** Wire contracts of /api/monitors, shared by the server and the web app. */
 
@@ -26,6 +27,8 @@ export const monitorSchema = z.object({
   matchCount: z.number().int(),
   /** ISO 8601, null before the first match. */
   lastMatchAt: z.string().nullable(),
+  /** The monitor's webhook (docs/webhooks.md), or null. */
+  webhook: monitorWebhookSchema.nullable(),
 });
 export type Monitor = z.infer<typeof monitorSchema>;
 
@@ -51,6 +54,7 @@ export type CreateMonitorBody = z.infer<typeof createMonitorBodySchema>;
 
 export const updateMonitorBodySchema = createMonitorBodySchema
   .partial()
+  .extend({ webhook: setWebhookBodySchema.optional() })
   .refine((body) => Object.keys(body).length > 0, 'change at least one field');
 export type UpdateMonitorBody = z.infer<typeof updateMonitorBodySchema>;
 

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { browserAvailability, openPage } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import type { E2eUser } from '../support/e2e-app.ts';
+import { uniqueEmail } from '../support/factories.ts';
 
 const availability = browserAvailability();
 
@@ -63,6 +64,38 @@ describe.runIf(availability.run)('settings in Chromium', () => {
     await expect(
       suite.e2e.signIn({ ...user, password: 'Another-Secret-8' }),
     ).resolves.toHaveProperty('AccessToken');
+  });
+
+  test('the email address changes once the code sent to the new address is entered', async () => {
+    const user = await suite.e2e.createConfirmedUser();
+    const other = await suite.e2e.createConfirmedUser();
+    const { page, problems } = await signedInPage(user);
+    const card = page.getByRole('heading', { name: 'Email address' });
+    await card.waitFor();
+    expect(await page.getByLabel('Current email').inputValue()).toBe(user.email);
+
+    await page.getByLabel('New email').fill(other.email);
+    await page.getByRole('button', { name: 'Send a code' }).click();
+    await page
+      .getByTestId('email-error')
+      .getByText(/Another account already uses/)
+      .waitFor();
+
+    const next = uniqueEmail('moved');
+    await page.getByLabel('New email').fill(next);
+    await page.getByRole('button', { name: 'Send a code' }).click();
+    await page.getByTestId('form-notice').getByText(next).waitFor();
+    const code = await suite.e2e.smtp.nextCode(next);
+    // Until the code is entered, the old address is still the sign-in name.
+    await expect(suite.e2e.signIn(user)).resolves.toHaveProperty('AccessToken');
+    await page.getByLabel('Code').fill(code);
+    await page.getByRole('button', { name: 'Confirm new email' }).click();
+    await page.getByText(/Email address changed/).waitFor();
+    await expect.poll(() => page.getByLabel('Current email').inputValue()).toBe(next);
+
+    await expect(suite.e2e.signIn({ ...user, email: next })).resolves.toHaveProperty('AccessToken');
+    await expect(suite.e2e.signIn(user)).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    expect(problems.errors.filter((error) => !/status of 400/.test(error))).toEqual([]);
   });
 
   test('deleting the account needs the typed confirmation and removes the identity and the data', async () => {

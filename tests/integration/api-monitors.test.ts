@@ -44,6 +44,7 @@ describe('/api/monitors', () => {
       updatedAt: expect.stringMatching(/^\d{4}-/),
       matchCount: 0,
       lastMatchAt: null,
+      webhook: null,
     });
     const second = await create(token, {
       query: '"open source" -hiring',

@@ -246,7 +246,7 @@ describe('sessions, passwords and the account', () => {
     test('an unknown or unconfirmed user gets the same answers as a real one, and no mail', async () => {
       const ghost = uniqueEmail('ghost');
       expect(await failureOf(confirmForgot(ghost, '123456'))).toMatchObject({
-        name: 'ExpiredCodeException',
+        name: 'CodeMismatchException',
       });
       const answer = await forgot(ghost);
       expect(answer.CodeDeliveryDetails).toEqual({
@@ -281,7 +281,7 @@ describe('sessions, passwords and the account', () => {
   });
 
   describe('UpdateUserAttributes', () => {
-    test('changes the names, seen by GetUser and in the next ID token; the e-mail cannot change', async () => {
+    test('changes the names, seen by GetUser and in the next ID token; read-only attributes are refused', async () => {
       const user = await app.createUser();
       const tokens = await app.signIn(user);
       await sdk.send(
@@ -302,19 +302,6 @@ describe('sessions, passwords and the account', () => {
         family_name: 'King',
       });
 
-      expect(
-        await failureOf(
-          sdk.send(
-            new UpdateUserAttributesCommand({
-              AccessToken: tokens.AccessToken,
-              UserAttributes: [{ Name: 'email', Value: uniqueEmail() }],
-            }),
-          ),
-        ),
-      ).toMatchObject({
-        name: 'InvalidParameterException',
-        message: 'Changing the email address is not supported.',
-      });
       expect(
         await failureOf(
           sdk.send(

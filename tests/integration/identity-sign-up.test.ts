@@ -84,13 +84,13 @@ describe('sign-up and confirmation', () => {
     expect(tokens.AuthenticationResult?.AccessToken).toBeTruthy();
   });
 
-  test('an unconfirmed user with a wrong password gets the generic NotAuthorized (our choice, ADR 0005)', async () => {
+  test('an unconfirmed user learns so whatever the password, as Cognito answers', async () => {
     const email = uniqueEmail();
     await signUp(email);
     await app.smtp!.waitForMail(email);
     expect(await failureOf(signIn(email, 'Wrong-Password-1'))).toMatchObject({
-      name: 'NotAuthorizedException',
-      message: 'Incorrect username or password.',
+      name: 'UserNotConfirmedException',
+      message: 'User is not confirmed.',
     });
   });
 

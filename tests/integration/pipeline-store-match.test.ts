@@ -8,7 +8,7 @@ import { loadMonitorIndex } from '../../src/pipeline/load-monitor-index.ts';
 import { MatchEvents, type NewMatch } from '../../src/pipeline/match-events.ts';
 import { matchNewItems } from '../../src/pipeline/match-new-items.ts';
 import { storeItems } from '../../src/pipeline/store-items.ts';
-import type { NormalisedItem } from '../../src/sources/normalise/normalised-item.ts';
+import type { NormalisedItem } from '../../src/sources/normalised-item.ts';
 import { createTestDatabase } from '../support/test-database.ts';
 
 let handle: DatabaseHandle;

@@ -52,6 +52,8 @@ export async function startAppProcess(
       HOST: '127.0.0.1',
       PORT: String(port),
       DATA_DIR: dataDir,
+      // Tests never reach the real sites; a test that wants ingestion points it at the replay.
+      SOURCES: 'none',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,7 @@
 import {
   CognitoIdentityProviderClient,
   ConfirmSignUpCommand,
+  GlobalSignOutCommand,
   InitiateAuthCommand,
   SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
@@ -21,6 +22,10 @@ export type E2eApp = {
   createConfirmedUser(overrides?: Partial<E2eUser>): Promise<E2eUser>;
   /** A real token record for `user`, as the web app stores it under `token`. */
   signIn(user: E2eUser): Promise<{ AccessToken: string; IdToken: string; RefreshToken: string }>;
+  /** GlobalSignOut at the identity service with `accessToken`. */
+  globalSignOut(accessToken: string): Promise<void>;
+  /** REFRESH_TOKEN_AUTH at the identity service: resolves with the error name, or 'ok'. */
+  refresh(refreshToken: string): Promise<string>;
   /** Puts a real session in the context's localStorage before any page script runs. */
   seedSession(context: BrowserContext, user: E2eUser): Promise<void>;
   close(): Promise<void>;
@@ -98,6 +103,23 @@ export async function startE2eApp(env: Record<string, string> = {}): Promise<E2e
         }),
       );
       return user;
+    },
+    async globalSignOut(accessToken) {
+      await sdk.send(new GlobalSignOutCommand({ AccessToken: accessToken }));
+    },
+    async refresh(refreshToken) {
+      try {
+        await sdk.send(
+          new InitiateAuthCommand({
+            AuthFlow: 'REFRESH_TOKEN_AUTH',
+            ClientId: clientId,
+            AuthParameters: { REFRESH_TOKEN: refreshToken },
+          }),
+        );
+        return 'ok';
+      } catch (error) {
+        return `${(error as Error).name}: ${(error as Error).message}`;
+      }
     },
     async seedSession(context, user) {
       const record = await signIn(user);

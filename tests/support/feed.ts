@@ -4,7 +4,7 @@ import type { MatchEvents } from '../../src/pipeline/match-events.ts';
 import { matchNewItems } from '../../src/pipeline/match-new-items.ts';
 import { storeItems } from '../../src/pipeline/store-items.ts';
 import type { SourceName } from '../../src/shared/sources.ts';
-import type { NormalisedItem } from '../../src/sources/normalise/normalised-item.ts';
+import type { NormalisedItem } from '../../src/sources/normalised-item.ts';
 
 let sequence = 0;
 

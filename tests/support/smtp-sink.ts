@@ -31,8 +31,17 @@ export type SmtpSink = {
  * A real SMTP server on loopback that keeps what it receives, parsed with postal-mime. Point
  * SMTP_URL at `sink.url` and read codes with `sink.nextCode(email)`.
  */
-export async function startSmtpSink(): Promise<SmtpSink> {
+export async function startSmtpSink(
+  options: {
+    /** A fixed port (to stop the sink and start it again where the sender expects it). */
+    port?: number;
+    /** Wait this long before accepting each message (a slow relay); a message whose
+     * connection closes meanwhile is never accepted and not kept. */
+    acceptDelayMs?: number;
+  } = {},
+): Promise<SmtpSink> {
   const messages: ReceivedMail[] = [];
+  const closedSessions = new Set<string>();
   const taken = new Set<ReceivedMail>();
   const waiters = new Set<() => void>();
 
@@ -40,13 +49,19 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onClose(session) {
+      closedSessions.add(session.id);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks);
-        PostalMime.parse(raw)
+        const delay = options.acceptDelayMs ?? 0;
+        new Promise((resolve) => setTimeout(resolve, delay))
+          .then(() => PostalMime.parse(raw))
           .then((email) => {
+            if (closedSessions.has(session.id)) return callback(new Error('connection closed'));
             messages.push({
               to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
               from: email.from && 'address' in email.from ? (email.from.address ?? '') : '',
@@ -65,7 +80,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.server.address() as AddressInfo;
 

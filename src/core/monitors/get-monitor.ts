@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { monitorWebhooks } from '../../db/schema/delivery.ts';
 import { monitors } from '../../db/schema/monitors.ts';
 import type { Monitor } from '../../shared/monitor.ts';
 import { NotFoundError } from '../errors.ts';
@@ -18,5 +19,9 @@ export async function getMonitor(
     .from(monitors)
     .where(and(eq(monitors.id, input.monitorId), eq(monitors.userId, input.userId)));
   if (!row) throw monitorNotFound();
-  return toMonitor(row);
+  const [webhook] = await ctx.db
+    .select()
+    .from(monitorWebhooks)
+    .where(eq(monitorWebhooks.monitorId, row.id));
+  return toMonitor(row, webhook ?? null);
 }

@@ -1,5 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { monitorWebhooks } from '../../db/schema/delivery.ts';
 import { monitors } from '../../db/schema/monitors.ts';
 import type { Monitor } from '../../shared/monitor.ts';
 import { toMonitor } from './to-monitor.ts';
@@ -11,5 +12,10 @@ export async function listMonitors(ctx: { db: Database }, userId: string): Promi
     .from(monitors)
     .where(eq(monitors.userId, userId))
     .orderBy(asc(monitors.createdAt), asc(monitors.id));
-  return rows.map(toMonitor);
+  const webhooks = await ctx.db
+    .select()
+    .from(monitorWebhooks)
+    .where(eq(monitorWebhooks.userId, userId));
+  const byMonitor = new Map(webhooks.map((hook) => [hook.monitorId, hook]));
+  return rows.map((row) => toMonitor(row, byMonitor.get(row.id) ?? null));
 }

@@ -1,22 +1,36 @@
 import { and, eq } from 'drizzle-orm';
+import type { Config } from '../../config/env.ts';
 import type { Database } from '../../db/client.ts';
+import { monitorWebhooks } from '../../db/schema/delivery.ts';
 import { monitors } from '../../db/schema/monitors.ts';
 import type { Monitor, UpdateMonitorBody } from '../../shared/monitor.ts';
+import { setMonitorWebhook } from '../webhooks/set-monitor-webhook.ts';
 import { checkMonitorQuery } from './check-monitor-query.ts';
 import { monitorNotFound } from './get-monitor.ts';
 import { toMonitor } from './to-monitor.ts';
 
-/** Changes any of a monitor's fields; a new query is checked like a new monitor's. */
+/**
+ * Changes any of a monitor's fields; a new query is checked like a new monitor's. `webhook` sets,
+ * replaces or (null) removes its webhook (docs/webhooks.md), checked before anything is written.
+ */
 export async function updateMonitor(
-  ctx: { db: Database },
+  ctx: { db: Database; config: Pick<Config, 'WEBHOOK_ALLOW_PRIVATE'> },
   input: { userId: string; monitorId: string; changes: UpdateMonitorBody },
 ): Promise<Monitor> {
-  if (input.changes.query !== undefined) checkMonitorQuery(input.changes.query);
+  const { webhook, ...changes } = input.changes;
+  if (changes.query !== undefined) checkMonitorQuery(changes.query);
+  if (webhook !== undefined) {
+    await setMonitorWebhook(ctx, { userId: input.userId, monitorId: input.monitorId, webhook });
+  }
   const [row] = await ctx.db
     .update(monitors)
-    .set({ ...input.changes, updatedAt: new Date() })
+    .set({ ...changes, updatedAt: new Date() })
     .where(and(eq(monitors.id, input.monitorId), eq(monitors.userId, input.userId)))
     .returning();
   if (!row) throw monitorNotFound();
-  return toMonitor(row);
+  const [hook] = await ctx.db
+    .select()
+    .from(monitorWebhooks)
+    .where(eq(monitorWebhooks.monitorId, row.id));
+  return toMonitor(row, hook ?? null);
 }

@@ -28,7 +28,7 @@ const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 export const IDP_USER_STATUSES = ['UNCONFIRMED', 'CONFIRMED'] as const;
 export type IdpUserStatus = (typeof IDP_USER_STATUSES)[number];
 
-export const IDP_CODE_PURPOSES = ['signup', 'reset'] as const;
+export const IDP_CODE_PURPOSES = ['signup', 'reset', 'email'] as const;
 export type IdpCodePurpose = (typeof IDP_CODE_PURPOSES)[number];
 
 export const IDP_TOKEN_USES = ['access', 'id'] as const;
@@ -85,6 +85,12 @@ export const idpUsers = pgTable(
     emailVerified: boolean('email_verified').notNull().default(false),
     givenName: text('given_name'),
     familyName: text('family_name'),
+    /**
+     * A new address waiting for VerifyUserAttribute (UpdateUserAttributes with `email`). Until
+     * then `email` stays the user name, as in a Cognito pool that keeps the original value
+     * active while an update is pending.
+     */
+    pendingEmail: text('pending_email'),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
   },
@@ -94,7 +100,8 @@ export const idpUsers = pgTable(
 );
 
 /**
- * The one outstanding code per e-mail address and purpose (a new code replaces the old one).
+ * The one outstanding code per e-mail address and purpose (`email`: verifying a pending new
+ * address, keyed by the current one) (a new code replaces the old one).
  * Keyed by the address rather than the user so that requests for unknown addresses can store a
  * decoy that nobody receives: confirming it then fails exactly as for a real account.
  */
@@ -112,7 +119,7 @@ export const idpCodes = pgTable(
   (table) => [
     primaryKey({ columns: [table.email, table.purpose] }),
     index('idp_codes_sub_idx').on(table.sub),
-    check('idp_codes_purpose_check', sql`${table.purpose} in ('signup', 'reset')`),
+    check('idp_codes_purpose_check', sql`${table.purpose} in ('signup', 'reset', 'email')`),
   ],
 );
 
@@ -147,8 +154,10 @@ export const idpRateCounters = pgTable('idp_rate_counters', {
 });
 
 /**
- * Failed sign-ins per user name, for the lockout. Keyed by the name typed (lower-cased) for
- * unknown users too, so a lockout looks the same whether or not the account exists.
+ * Sign-in attempts per user name since its last success, for the lockout: each attempt is counted
+ * before its password is checked (`failures`, `last_failure_at`), and a success deletes the row.
+ * Keyed by the name typed (normalised) for unknown users too, so a lockout looks the same whether
+ * or not the account exists.
  */
 export const idpSignInFailures = pgTable('idp_sign_in_failures', {
   key: text('key').primaryKey(),

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   customType,
   index,
   jsonb,
@@ -57,17 +58,27 @@ export const matches = pgTable(
         `to_tsvector('simple'::regconfig, earshot_search_text(coalesce(title, '') || ' ' || snippet || ' ' || coalesce(author, '') || ' ' || coalesce(community, '')))`,
       ),
     ),
+    // Not yet decided on by delivery (docs/decisions/0015-delivery-outbox.md): the decider
+    // clears these in the transaction that queues the email or webhook call covering the match.
+    emailPending: boolean('email_pending').notNull().default(true),
+    webhookPending: boolean('webhook_pending').notNull().default(true),
   },
   (table) => [
     uniqueIndex('matches_monitor_item_idx').on(table.monitorId, table.source, table.externalId),
     index('matches_user_id_id_idx').on(table.userId, table.id.desc()),
     index('matches_monitor_id_id_idx').on(table.monitorId, table.id.desc()),
+    // Pruning an item sets item_id to null in its matches: without this, a scan per item.
+    index('matches_item_id_idx').on(table.itemId),
     index('matches_user_unread_idx')
       .on(table.userId, table.id.desc())
       .where(sql`${table.readAt} is null`),
     index('matches_search_idx').using('gin', table.search),
     // Stats per day and the live feed's catch-up read matches by time, index-only.
     index('matches_user_matched_at_idx').on(table.userId, table.matchedAt, table.monitorId),
+    index('matches_email_pending_idx').on(table.userId, table.id).where(sql`${table.emailPending}`),
+    index('matches_webhook_pending_idx')
+      .on(table.monitorId, table.id)
+      .where(sql`${table.webhookPending}`),
   ],
 );
 

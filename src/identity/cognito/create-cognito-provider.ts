@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   CognitoIdentityProviderClient,
   GetUserCommand,
@@ -18,12 +19,18 @@ export type CognitoProviderOptions = {
   issuer?: string;
   /** Milliseconds since the epoch; injectable for tests. */
   now?: () => number;
+  /** How long a session GetUser confirmed live is trusted again without asking (default 10 s). */
+  sessionCheckSeconds?: number;
 };
 
+const SESSION_CACHE_LIMIT = 10_000;
+
 /**
- * A real Cognito user pool: the browser talks to AWS directly; the server only verifies access
- * tokens against the pool's published JWKS (fetched once, cached, refetched on an unknown kid)
- * and reads the signed-in user's attributes with GetUser when it creates the user record.
+ * A real Cognito user pool: the browser talks to AWS directly; the server verifies access
+ * tokens against the pool's published JWKS (fetched once, cached, refetched on an unknown kid),
+ * reads the signed-in user's attributes with GetUser, and before destructive or account-changing
+ * requests asks GetUser whether the token's session is still live (cached for seconds), since a
+ * signature cannot show a GlobalSignOut (docs/decisions/0006-token-verification.md).
  */
 export function createCognitoProvider(options: CognitoProviderOptions): IdentityProvider {
   const endpoint = (
@@ -47,6 +54,26 @@ export function createCognitoProvider(options: CognitoProviderOptions): Identity
     maxAttempts: 2,
   });
 
+  // sha256(token) → until when GetUser last confirmed it (ms on the provider's clock).
+  const liveSessions = new Map<string, number>();
+  const now = options.now ?? Date.now;
+  const sessionCheckMs = (options.sessionCheckSeconds ?? 10) * 1000;
+
+  async function getUser(accessToken: string) {
+    try {
+      const answer = await client.send(new GetUserCommand({ AccessToken: accessToken }));
+      if (liveSessions.size >= SESSION_CACHE_LIMIT) liveSessions.clear();
+      liveSessions.set(tokenKey(accessToken), now() + sessionCheckMs);
+      return answer;
+    } catch (error) {
+      liveSessions.delete(tokenKey(accessToken));
+      if (error instanceof NotAuthorizedException || error instanceof UserNotFoundException) {
+        throw new InvalidTokenError('revoked', error.message);
+      }
+      throw error;
+    }
+  }
+
   return {
     kind: 'cognito',
     publicSettings: () => ({
@@ -57,29 +84,31 @@ export function createCognitoProvider(options: CognitoProviderOptions): Identity
     }),
     connectOrigins: () => [new URL(endpoint).origin],
     verifyAccessToken,
+    async verifySession(accessToken) {
+      const until = liveSessions.get(tokenKey(accessToken));
+      if (until !== undefined && until > now()) return;
+      await getUser(accessToken);
+    },
     async fetchProfile(accessToken): Promise<IdentityProfile> {
-      try {
-        const answer = await client.send(new GetUserCommand({ AccessToken: accessToken }));
-        const attributes = new Map(
-          (answer.UserAttributes ?? []).map((item) => [item.Name, item.Value ?? '']),
-        );
-        return {
-          sub: attributes.get('sub') ?? answer.Username ?? '',
-          email: attributes.get('email') ?? '',
-          emailVerified: attributes.get('email_verified') === 'true',
-          givenName: attributes.get('given_name') ?? '',
-          familyName: attributes.get('family_name') ?? '',
-        };
-      } catch (error) {
-        if (error instanceof NotAuthorizedException || error instanceof UserNotFoundException) {
-          throw new InvalidTokenError('revoked', error.message);
-        }
-        throw error;
-      }
+      const answer = await getUser(accessToken);
+      const attributes = new Map(
+        (answer.UserAttributes ?? []).map((item) => [item.Name, item.Value ?? '']),
+      );
+      return {
+        sub: attributes.get('sub') ?? answer.Username ?? '',
+        email: attributes.get('email') ?? '',
+        emailVerified: attributes.get('email_verified') === 'true',
+        givenName: attributes.get('given_name') ?? '',
+        familyName: attributes.get('family_name') ?? '',
+      };
     },
     routes: null,
     async close() {
       client.destroy();
     },
   };
+}
+
+function tokenKey(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
 }

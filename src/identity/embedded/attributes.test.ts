@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isEmail, readAttributeChanges } from './attributes.ts';
+import { isEmail, normalizeEmail, readAttributeChanges } from './attributes.ts';
 import { CognitoError } from './errors.ts';
 import { maskEmail } from './store.ts';
 
@@ -35,6 +35,43 @@ describe('readAttributeChanges', () => {
       ]),
     ).toThrow(CognitoError);
   });
+});
+
+test('isEmail accepts plain addr-spec addresses only', () => {
+  for (const good of [
+    'a@b.co',
+    'first.last+tag@sub.example.org',
+    'zoë@exämple.com',
+    "o'hara@x.ie",
+  ]) {
+    expect(isEmail(good), good).toBe(true);
+  }
+  for (const bad of [
+    'x<attacker@evil.com>',
+    'victim@corp.com(1)a.b',
+    '"quoted"@example.com',
+    'a@example.com,b@example.com',
+    'a..b@example.com',
+    '.a@example.com',
+    'a@-example.com',
+    'a@example.com\u0000',
+    'a@exa\u202emple.com',
+  ]) {
+    expect(isEmail(bad), bad).toBe(false);
+  }
+});
+
+test('normalizeEmail: NFKC, then lower case', () => {
+  expect(normalizeEmail(' Zo\u0065\u0308@Example.COM ')).toBe('zo\u00eb@example.com');
+  expect(normalizeEmail('\uff21@example.com')).toBe('a@example.com');
+});
+
+test('control and bidirectional formatting characters are refused in any attribute', () => {
+  for (const value of ['a\u0000', 'a\u0007b', 'a\u202eb', 'a\u2066b', 'a\u0085']) {
+    expect(() => readAttributeChanges([{ Name: 'given_name', Value: value }])).toThrow(
+      CognitoError,
+    );
+  }
 });
 
 test('isEmail and maskEmail', () => {

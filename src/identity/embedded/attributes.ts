@@ -37,17 +37,38 @@ export function readAttributeChanges(
     if (seen.has(Name)) throw errors.invalidParameter(`Attribute ${Name} is given more than once.`);
     seen.add(Name);
     const value = (Value ?? '').trim();
-    if (Name === 'email') changes.email = value.toLowerCase();
+    // A NUL reached the database as a 500; bidi overrides and other controls make a name lie
+    // about what it says wherever it is shown.
+    if (CONTROL.test(value)) {
+      throw errors.invalidParameter(
+        `Attribute ${Name} must not contain control or bidirectional formatting characters.`,
+      );
+    }
+    if (Name === 'email') changes.email = normalizeEmail(value);
     if (Name === 'given_name') changes.givenName = value || null;
     if (Name === 'family_name') changes.familyName = value || null;
   }
   return changes;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// C0 and C1 controls, DEL, and the bidirectional formatting characters (LRM/RLM, the
+// embeddings and overrides U+202A–U+202E, the isolates U+2066–U+2069, ALM).
+const CONTROL = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+/** User names and addresses compare as NFKC, then lower case: `zoë` typed either way is one. */
+export function normalizeEmail(value: string): string {
+  return value.trim().normalize('NFKC').toLowerCase();
+}
+
+// A plain addr-spec: a dot-atom local part (letters of any script allowed, as SMTPUTF8 does)
+// and a domain of at least two labels. No display names, angle brackets, comments, quoted local
+// parts or lists: mail goes to exactly the mailbox the ID token calls verified.
+const ATOM = "[\\p{L}\\p{N}!#$%&'*+/=?^_`{|}~-]+";
+const LABEL = '[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]*[\\p{L}\\p{N}])?';
+const ADDR_SPEC = new RegExp(`^${ATOM}(?:\\.${ATOM})*@${LABEL}(?:\\.${LABEL})+$`, 'u');
 
 export function isEmail(value: string): boolean {
-  return EMAIL.test(value) && value.length <= 128;
+  return value.length <= 128 && !CONTROL.test(value) && ADDR_SPEC.test(value);
 }
 
 /** GetUser's `UserAttributes`: every value a string, in Cognito's order. */

@@ -9,6 +9,11 @@ const WHY: Record<IdpCodePurpose, { lead: string; ignore: string }> = {
     ignore:
       'If you did not sign up for Earshot, ignore this e-mail: no account is created without the code.',
   },
+  email: {
+    lead: 'Enter this code to confirm your new e-mail address for your Earshot account.',
+    ignore:
+      'If you did not ask to change your address, ignore this e-mail: the account keeps its current one.',
+  },
   reset: {
     lead: 'Enter this code to choose a new password for your Earshot account.',
     ignore:
@@ -46,7 +51,7 @@ export function composeCodeEmail(options: {
 <p style="margin:0;font-size:13px;color:#6b7280">${ignore}</p>
 </div></body></html>
 `;
-  return { to: options.to, subject: CODE_EMAIL_SUBJECT, text, html };
+  return { to: { address: options.to }, subject: CODE_EMAIL_SUBJECT, text, html };
 }
 
 function describeDuration(seconds: number): string {

@@ -12,16 +12,27 @@ import { createCode, equalSecrets, hashCode } from './secrets.ts';
  */
 
 function lifetime(ctx: ServiceContext, purpose: IdpCodePurpose): number {
-  return purpose === 'signup' ? ctx.lifetimes.signUpCodeSeconds : ctx.lifetimes.resetCodeSeconds;
+  return purpose === 'reset' ? ctx.lifetimes.resetCodeSeconds : ctx.lifetimes.signUpCodeSeconds;
 }
 
 /**
- * Stores a new code for `email` and e-mails it. With `sub` null (an unknown address) a decoy is
- * stored and nothing is sent: confirming it then fails exactly as for a real account.
+ * Stores a new code for `email` and e-mails it to `sendTo` (default `email`; a pending new
+ * address for purpose `email`). With `sub` null (an unknown address) a decoy is stored and
+ * nothing is sent: confirming it then fails exactly as for a real account.
+ *
+ * `afterAnswer` sends once the request has been answered (failures are logged): where the
+ * answer must not reveal whether an account exists, the time to reach the mail server must not
+ * either. Otherwise a failed send answers CodeDeliveryFailureException.
  */
 export async function issueCode(
   ctx: ServiceContext,
-  options: { email: string; sub: string | null; purpose: IdpCodePurpose },
+  options: {
+    email: string;
+    sub: string | null;
+    purpose: IdpCodePurpose;
+    sendTo?: string;
+    afterAnswer?: boolean;
+  },
 ): Promise<void> {
   const { email, sub, purpose } = options;
   const code = createCode();
@@ -42,10 +53,20 @@ export async function issueCode(
     .values(row)
     .onConflictDoUpdate({ target: [idpCodes.email, idpCodes.purpose], set: row });
   if (!sub) return;
+  const message = composeCodeEmail({
+    to: options.sendTo ?? email,
+    code,
+    purpose,
+    validForSeconds: lifetime(ctx, purpose),
+  });
+  if (options.afterAnswer) {
+    ctx.afterAnswer(async () => {
+      await ctx.mailer.send(message);
+    }, `could not send a ${purpose} code`);
+    return;
+  }
   try {
-    await ctx.mailer.send(
-      composeCodeEmail({ to: email, code, purpose, validForSeconds: lifetime(ctx, purpose) }),
-    );
+    await ctx.mailer.send(message);
   } catch (error) {
     ctx.logger.error({ err: error, purpose }, 'could not send a verification code');
     throw errors.codeDeliveryFailure();
@@ -59,11 +80,14 @@ export async function issueCode(
  */
 export async function spendCode(
   ctx: ServiceContext,
-  options: { email: string; purpose: IdpCodePurpose; code: string },
+  options: { email: string; purpose: IdpCodePurpose; code: string; knownUser?: boolean },
 ): Promise<string> {
   const { email, purpose, code } = options;
   const where = and(eq(idpCodes.email, email), eq(idpCodes.purpose, purpose));
   const [row] = await ctx.db.select().from(idpCodes).where(where);
+  // With no code on record, an address without a reachable account gets the answer a wrong
+  // code gets (PreventUserExistenceErrors, as Cognito answers ConfirmForgotPassword).
+  if (!row && options.knownUser === false) throw errors.codeMismatch();
   if (!row || row.expiresAt.getTime() <= ctx.clock.now().getTime()) throw errors.codeExpired();
   if (row.failedAttempts >= ctx.limiter.limits.codeFailedAttempts)
     throw errors.tooManyFailedAttempts();

@@ -21,6 +21,11 @@ export type ServiceContext = {
   passwords: PasswordHasher;
   passwordPolicy: PasswordPolicy;
   limiter: Limiter;
+  /**
+   * Runs `task` after the current request has been answered; a failure is logged with
+   * `failureMessage`. The service waits for such tasks when it closes.
+   */
+  afterAnswer(task: () => Promise<void>, failureMessage: string): void;
   lifetimes: {
     accessTokenSeconds: number;
     refreshTokenSeconds: number;

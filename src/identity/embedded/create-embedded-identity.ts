@@ -64,6 +64,7 @@ export type EmbeddedIdentity = IdentityProvider & {
 };
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+const CLOSE_WAIT_MS = 5000;
 // Any constant works; it only has to be the same in every process sharing the database.
 const BOOTSTRAP_LOCK_ID = 7_221_043;
 
@@ -87,10 +88,21 @@ export async function createEmbeddedIdentity(
     passes: config.IDP_PASSWORD_HASH_PASSES,
   });
 
+  // Work started after answering (code e-mails); close() waits for it.
+  const pending = new Set<Promise<void>>();
+  const idpLogger = logger.child({ component: 'idp' });
+  const afterAnswer = (task: () => Promise<void>, failureMessage: string) => {
+    const run = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(task)
+      .catch((error: unknown) => idpLogger.error({ err: error }, failureMessage))
+      .finally(() => pending.delete(run));
+    pending.add(run);
+  };
+
   const ctx: ServiceContext = {
     db,
     clock,
-    logger: logger.child({ component: 'idp' }),
+    logger: idpLogger,
     mailer,
     pool: {
       region: config.COGNITO_REGION,
@@ -108,6 +120,7 @@ export async function createEmbeddedIdentity(
     passwords,
     passwordPolicy,
     limiter: createLimiter(db, clock, resolveLimits(options.limits)),
+    afterAnswer,
     lifetimes: {
       accessTokenSeconds: config.IDP_ACCESS_TOKEN_TTL_SECONDS,
       refreshTokenSeconds: config.IDP_REFRESH_TOKEN_TTL_SECONDS,
@@ -156,8 +169,12 @@ export async function createEmbeddedIdentity(
       userPoolId: pool.userPoolId,
       clientId: pool.webClientId,
     }),
-    connectOrigins: () => [],
+    // The endpoint is PUBLIC_URL's (never the request's Host), so a browser that reached us by
+    // another name (localhost for 127.0.0.1) must be allowed to call it.
+    connectOrigins: () => [new URL(config.publicUrl).origin],
     verifyAccessToken,
+    // verifyAccessToken already looked the session up, on every request.
+    async verifySession() {},
     async fetchProfile(accessToken): Promise<IdentityProfile> {
       const claims = await verifyAccessToken(accessToken);
       const user = await findUserBySub(db, claims.sub);
@@ -173,6 +190,11 @@ export async function createEmbeddedIdentity(
     routes: createWireRoutes(ctx, { trustProxy: config.TRUST_PROXY }),
     async close() {
       clearInterval(timer);
+      // A mail server that never answers must not hold shutdown for nodemailer's timeouts.
+      await Promise.race([
+        Promise.allSettled([...pending]),
+        new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref()),
+      ]);
     },
     admin: {
       async createAppClient({ name, withSecret }) {

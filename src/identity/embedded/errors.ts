@@ -25,6 +25,8 @@ export const errors = {
   userNotFound: () => new CognitoError('UserNotFoundException', 'User does not exist.'),
   usernameExists: () =>
     new CognitoError('UsernameExistsException', 'An account with the given email already exists.'),
+  aliasExists: () =>
+    new CognitoError('AliasExistsException', 'An account with the given email already exists.'),
   alreadyConfirmed: () =>
     new CognitoError(
       'NotAuthorizedException',

@@ -31,10 +31,17 @@ export type IdentityLimits = {
     confirmSignUp: Window;
     confirmForgotPassword: Window;
     changePassword: Window;
+    /** VerifyUserAttribute calls per user (Cognito: 15 an hour). */
+    verifyAttribute: Window;
   };
   perIp: {
-    /** Failed password sign-ins from one address, whatever the account. */
+    /**
+     * Failed password sign-ins from one address at one account (counted per pair, so the
+     * failures of one person behind a shared address never refuse another account).
+     */
     signInFailures: Window;
+    /** ConfirmSignUp calls from one address (its answers tell confirmed accounts apart). */
+    confirmSignUp: Window;
     /** Requests that hash or verify a password (sign-in, sign-up, change, reset). */
     passwordChecks: Window;
     /** Requests that e-mail a code, so the service cannot be used to flood inboxes. */
@@ -50,9 +57,11 @@ export const DEFAULT_LIMITS: IdentityLimits = {
     confirmSignUp: { limit: 15, windowSeconds: 3600 },
     confirmForgotPassword: { limit: 10, windowSeconds: 3600 },
     changePassword: { limit: 5, windowSeconds: 3600 },
+    verifyAttribute: { limit: 15, windowSeconds: 3600 },
   },
   perIp: {
     signInFailures: { limit: 100, windowSeconds: 900 },
+    confirmSignUp: { limit: 30, windowSeconds: 900 },
     passwordChecks: { limit: 120, windowSeconds: 60 },
     codeEmails: { limit: 50, windowSeconds: 3600 },
   },
@@ -118,58 +127,60 @@ export function createLimiter(db: Database, clock: Clock, limits: IdentityLimits
     },
 
     /** Per-IP limit: TooManyRequestsException once `window.limit` is passed. */
-    async perIp(kind: 'passwordChecks' | 'codeEmails', ip: string): Promise<void> {
+    async perIp(
+      kind: 'passwordChecks' | 'codeEmails' | 'confirmSignUp',
+      ip: string,
+    ): Promise<void> {
       if (!(await hit(`ip:${kind}:${ip}`, limits.perIp[kind]))) throw errors.rateExceeded();
     },
 
-    /** Refuses a sign-in from an address that has failed too often, before any password work. */
-    async checkSignInFailuresFromIp(ip: string): Promise<void> {
+    /**
+     * Refuses a sign-in from an address that has failed too often at this account, before any
+     * password work. Other accounts from the same address are not affected.
+     */
+    async checkSignInFailuresFromIp(ip: string, account: string): Promise<void> {
       const window = limits.perIp.signInFailures;
-      if ((await peek(`ip:signInFailures:${ip}`, window)) >= window.limit)
+      if ((await peek(`ip:signInFailures:${ip}:${account}`, window)) >= window.limit)
         throw errors.rateExceeded();
     },
 
-    async recordSignInFailureFromIp(ip: string): Promise<void> {
-      await hit(`ip:signInFailures:${ip}`, limits.perIp.signInFailures);
+    async recordSignInFailureFromIp(ip: string, account: string): Promise<void> {
+      await hit(`ip:signInFailures:${ip}:${account}`, limits.perIp.signInFailures);
     },
 
     /**
-     * NotAuthorizedException "Password attempts exceeded" while `key` is locked out; otherwise
-     * whether failures are on record (so a success knows whether there is anything to clear).
+     * Counts a sign-in attempt at `key` before its password is checked, in one statement, so
+     * concurrent attempts cannot all pass a check made before any of them was counted. From the
+     * threshold on, the attempt itself sets the lock (base·2^(n−threshold) s, at most
+     * `maxSeconds`), so attempts arriving meanwhile are refused without a password check.
+     * Throws NotAuthorizedException "Password attempts exceeded" while `key` is locked.
+     * A success then clears the count (clearSignInFailures).
      */
-    async checkLockout(key: string): Promise<boolean> {
-      const [row] = await db.select().from(idpSignInFailures).where(eq(idpSignInFailures.key, key));
-      if (row?.lockedUntil && row.lockedUntil.getTime() > clock.now().getTime()) {
-        throw errors.passwordAttemptsExceeded();
-      }
-      return row !== undefined;
-    },
-
-    /** Counts a failed sign-in; from the threshold on, locks for an exponentially longer time. */
-    async recordSignInFailure(key: string): Promise<void> {
+    async reserveSignInAttempt(key: string): Promise<void> {
       const { threshold, baseSeconds, maxSeconds, resetAfterSeconds } = limits.lockout;
       const now = clock.now().getTime();
-      const nowIso = new Date(now).toISOString();
-      const quietIso = new Date(now - resetAfterSeconds * 1000).toISOString();
-      // A failure after a quiet period starts counting again from one.
+      const nowTs = sql`${new Date(now).toISOString()}::timestamptz`;
+      const quietTs = sql`${new Date(now - resetAfterSeconds * 1000).toISOString()}::timestamptz`;
+      // An attempt after a quiet period starts counting again from one.
+      const attempts = sql`(case when ${idpSignInFailures.lastFailureAt} <= ${quietTs} then 1 else ${idpSignInFailures.failures} + 1 end)`;
+      const lockSeconds = sql`least(${baseSeconds}::float8 * power(2, ${attempts} - ${threshold}), ${maxSeconds}::float8)`;
+      const firstLock =
+        threshold <= 1 ? new Date(now + Math.min(baseSeconds, maxSeconds) * 1000) : null;
       const [row] = await db
         .insert(idpSignInFailures)
-        .values({ key, failures: 1, lastFailureAt: new Date(now) })
+        .values({ key, failures: 1, lastFailureAt: new Date(now), lockedUntil: firstLock })
         .onConflictDoUpdate({
           target: idpSignInFailures.key,
           set: {
-            failures: sql`case when ${idpSignInFailures.lastFailureAt} <= ${quietIso}::timestamptz then 1 else ${idpSignInFailures.failures} + 1 end`,
-            lastFailureAt: sql`${nowIso}::timestamptz`,
+            failures: attempts,
+            lastFailureAt: nowTs,
+            lockedUntil: sql`case when ${attempts} >= ${threshold} then ${nowTs} + ${lockSeconds} * interval '1 second' else null end`,
           },
+          // A locked key is left as it is: the attempt is refused, not counted.
+          setWhere: sql`${idpSignInFailures.lockedUntil} is null or ${idpSignInFailures.lockedUntil} <= ${nowTs}`,
         })
         .returning({ failures: idpSignInFailures.failures });
-      const failures = row?.failures ?? 1;
-      if (failures < threshold) return;
-      const seconds = Math.min(baseSeconds * 2 ** (failures - threshold), maxSeconds);
-      await db
-        .update(idpSignInFailures)
-        .set({ lockedUntil: new Date(now + seconds * 1000) })
-        .where(eq(idpSignInFailures.key, key));
+      if (!row) throw errors.passwordAttemptsExceeded();
     },
 
     async clearSignInFailures(key: string): Promise<void> {

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { idpClients, idpUsers } from '../../db/schema/identity.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { normalizeEmail } from './attributes.ts';
 import { errors } from './errors.ts';
 import { computeSecretHash, equalSecrets } from './secrets.ts';
 
@@ -12,9 +13,12 @@ export type IdpClient = typeof idpClients.$inferSelect;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** User names are case-insensitive e-mail addresses; the internal name (`sub`) works too. */
+/**
+ * User names are e-mail addresses compared as NFKC, then lower case (`zoë` in NFC and in NFD is
+ * one name); the internal name (`sub`) works too.
+ */
 export function normalizeUsername(username: string): string {
-  return username.trim().toLowerCase();
+  return normalizeEmail(username);
 }
 
 export async function findUserByUsername(
@@ -38,7 +42,16 @@ export async function updateUser(
   ctx: { db: Database; clock: Clock },
   sub: string,
   changes: Partial<
-    Pick<IdpUser, 'passwordHash' | 'status' | 'emailVerified' | 'givenName' | 'familyName'>
+    Pick<
+      IdpUser,
+      | 'email'
+      | 'pendingEmail'
+      | 'passwordHash'
+      | 'status'
+      | 'emailVerified'
+      | 'givenName'
+      | 'familyName'
+    >
   >,
 ): Promise<void> {
   await ctx.db

@@ -31,7 +31,7 @@ export type RequireAuthOptions = {
  * Every API request except `publicPaths` needs a valid access token in `Authorization`: the raw
  * token, as the web app sends it (docs/product.md, "The product API"), or `Bearer <token>`. A
  * missing or bad token is a 401 in the JSON error shape; an address that keeps sending bad tokens
- * gets 429 for a minute.
+ * gets 429 for them for a minute, while valid tokens from it keep working.
  */
 export function requireAuth(options: RequireAuthOptions): MiddlewareHandler<AuthEnv> {
   const publicPaths = new Set(options.publicPaths);
@@ -41,18 +41,22 @@ export function requireAuth(options: RequireAuthOptions): MiddlewareHandler<Auth
   return async (c, next) => {
     if (publicPaths.has(c.req.path)) return next();
     const address = clientAddress(c, options.trustProxy);
-    if (failures.exceeded(address)) {
+    // A valid token is never refused by the failure counter: people behind one address (an
+    // office, a carrier's NAT) must not be locked out by someone else's bad tokens. Checking a
+    // token is cheap, so the counter only turns further invalid ones into 429s.
+    const refuseInvalid = () => {
       c.header('Retry-After', '60');
       return jsonError(
         c,
         'RATE_LIMITED',
         'Too many requests with an invalid access token. Try again in a minute.',
       );
-    }
+    };
     const accessToken =
       readToken(c.req.header('authorization')) ??
       (queryTokenPaths.has(c.req.path) ? readToken(c.req.query('token')) : undefined);
     if (!accessToken) {
+      if (failures.exceeded(address)) return refuseInvalid();
       c.header('WWW-Authenticate', 'Bearer realm="earshot"');
       return jsonError(
         c,
@@ -72,6 +76,7 @@ export function requireAuth(options: RequireAuthOptions): MiddlewareHandler<Auth
           'Sign-in cannot be checked right now. Please try again in a moment.',
         );
       }
+      if (failures.exceeded(address)) return refuseInvalid();
       failures.record(address);
       c.header('WWW-Authenticate', 'Bearer realm="earshot", error="invalid_token"');
       const message =

@@ -95,7 +95,7 @@ const updateRoute = createRoute({
   method: 'patch',
   path: '/monitors/{id}',
   tags: ['monitors'],
-  summary: 'Change a monitor’s query, name, sources, pause or e-mail mute',
+  summary: 'Change a monitor’s query, name, sources, pause, e-mail mute or webhook',
   security: signedIn,
   request: {
     params: idParams,
@@ -149,7 +149,7 @@ export function createMonitorRoutes(deps: Pick<AppDeps, 'database' | 'config'>) 
       monitorId: c.req.valid('param').id,
       changes: c.req.valid('json'),
     };
-    return c.json(await updateMonitor({ db }, input), 200);
+    return c.json(await updateMonitor({ db, config: deps.config }, input), 200);
   });
   app.openapi(deleteRoute, async (c) => {
     await deleteMonitor(

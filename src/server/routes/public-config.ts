@@ -15,7 +15,8 @@ const route = createRoute({
 
 export function createPublicConfigRoutes(deps: AppDeps) {
   return createApiRouter().openapi(route, (c) => {
-    const origin = deps.config.PUBLIC_URL ?? new URL(c.req.url).origin;
+    // PUBLIC_URL, or http://HOST:PORT: never the request's Host header, which anyone can set.
+    const origin = deps.config.publicUrl;
     const { POSTHOG_KEY, POSTHOG_HOST } = deps.config;
     c.header('Cache-Control', 'no-cache');
     return c.json(

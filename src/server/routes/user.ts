@@ -2,6 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { deleteUserData } from '../../core/users/delete-user-data.ts';
 import { ensureUser } from '../../core/users/ensure-user.ts';
 import { getUser } from '../../core/users/get-user.ts';
+import { syncUserEmail } from '../../core/users/sync-user-email.ts';
 import { updateUser } from '../../core/users/update-user.ts';
 import { createUserBodySchema, updateUserBodySchema, userRecordSchema } from '../../shared/user.ts';
 import type { AppDeps } from '../app-deps.ts';
@@ -12,6 +13,7 @@ import {
   jsonContent,
   signedIn,
 } from '../http/api-router.ts';
+import { requireLiveSession } from '../http/require-live-session.ts';
 
 /**
  * /api/user: the signed-in user's own record. Every handler works on `auth.claims.sub` only, so
@@ -74,9 +76,30 @@ const deleteRoute = createRoute({
   },
 });
 
+const syncEmailRoute = createRoute({
+  method: 'post',
+  path: '/user/email',
+  tags: ['user'],
+  summary: 'Take the identity’s verified e-mail address into the record (after a change)',
+  security: signedIn,
+  responses: {
+    200: {
+      description: 'The record, with the identity’s verified address',
+      ...jsonContent(userRecordSchema),
+    },
+    401: errorResponse('No valid access token, or the session was signed out'),
+    404: errorResponse('No record yet'),
+  },
+});
+
 export function createUserRoutes(deps: Pick<AppDeps, 'database' | 'identity'>) {
   const db = deps.database.db;
   const app = createApiRouter();
+  // Account-changing and destructive requests ask the provider whether the session is live.
+  // (POST /api/user only makes sure the record exists, asking GetUser itself when it creates it.)
+  const liveSession = requireLiveSession(deps.identity);
+  app.on(['PUT', 'DELETE'], '/user', liveSession);
+  app.on('POST', '/user/email', liveSession);
   app.openapi(getRoute, async (c) => {
     c.header('Cache-Control', 'no-store');
     return c.json(await getUser({ db }, c.get('auth').claims.sub), 200);
@@ -92,6 +115,14 @@ export function createUserRoutes(deps: Pick<AppDeps, 'database' | 'identity'>) {
       { userId: claims.sub, accessToken },
     );
     return created ? c.json(user, 201) : c.json(user, 200);
+  });
+  app.openapi(syncEmailRoute, async (c) => {
+    const { claims, accessToken } = c.get('auth');
+    c.header('Cache-Control', 'no-store');
+    return c.json(
+      await syncUserEmail({ db, identity: deps.identity }, { userId: claims.sub, accessToken }),
+      200,
+    );
   });
   app.openapi(deleteRoute, async (c) => {
     await deleteUserData({ db }, c.get('auth').claims.sub);

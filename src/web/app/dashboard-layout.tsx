@@ -9,6 +9,7 @@ import { Skeleton } from '../components/ui/skeleton.tsx';
 import { useLiveFeed } from '../features/alerts/live-feed.ts';
 import { UnreadBadge } from '../features/alerts/unread-badge.tsx';
 import { AuthGate } from '../features/auth/auth-gate.tsx';
+import { SourceStatusLine } from '../features/source-status/source-status-line.tsx';
 import { cn } from '../lib/cn.ts';
 import { paths } from '../lib/paths.ts';
 import { useLogout } from '../lib/session/use-logout.ts';
@@ -48,6 +49,7 @@ function DashboardFrame() {
           className="sticky top-16 hidden h-[calc(100dvh-4rem)] w-60 shrink-0 flex-col border-r px-3 py-6 md:flex"
         >
           <SidebarNav />
+          <SourceStatusLine className="mt-4" />
         </aside>
         <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-6 md:px-10 md:py-8">
           <Outlet />
@@ -61,6 +63,7 @@ function DashboardFrame() {
           </DrawerDescription>
           <div className="px-3 pt-1 pb-6">
             <SidebarNav onNavigate={() => setMenuOpen(false)} />
+            <SourceStatusLine className="mt-4" />
           </div>
         </DrawerContent>
       </Drawer>

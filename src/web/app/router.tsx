@@ -45,6 +45,13 @@ export function createRouter() {
           }),
         },
         {
+          path: paths.unsubscribe.path,
+          lazy: async () => ({
+            Component: (await import('../features/unsubscribe/unsubscribe-page.tsx'))
+              .UnsubscribePage,
+          }),
+        },
+        {
           path: '/dashboard',
           lazy: async () => ({
             Component: (await import('./dashboard-layout.tsx')).DashboardLayout,

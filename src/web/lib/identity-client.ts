@@ -166,6 +166,43 @@ export async function updateNames(accessToken: string, givenName: string, family
   );
 }
 
+/**
+ * Starts an e-mail change: the provider keeps the current address until the code sent to the new
+ * one is verified (verifyEmail). Answers where the code went (masked).
+ */
+export async function changeEmail(accessToken: string, email: string) {
+  const { sdk, client } = await getIdentity();
+  const answer = await client.send(
+    new sdk.UpdateUserAttributesCommand({
+      AccessToken: accessToken,
+      UserAttributes: [{ Name: 'email', Value: email }],
+    }),
+  );
+  return answer.CodeDeliveryDetailsList?.[0]?.Destination ?? null;
+}
+
+/** A new code for the pending address (or the current one when nothing is pending). */
+export async function resendEmailCode(accessToken: string) {
+  const { sdk, client } = await getIdentity();
+  await client.send(
+    new sdk.GetUserAttributeVerificationCodeCommand({
+      AccessToken: accessToken,
+      AttributeName: 'email',
+    }),
+  );
+}
+
+export async function verifyEmail(accessToken: string, code: string) {
+  const { sdk, client } = await getIdentity();
+  await client.send(
+    new sdk.VerifyUserAttributeCommand({
+      AccessToken: accessToken,
+      AttributeName: 'email',
+      Code: code,
+    }),
+  );
+}
+
 export async function deleteIdentity(accessToken: string) {
   const { sdk, client } = await getIdentity();
   await client.send(new sdk.DeleteUserCommand({ AccessToken: accessToken }));

@@ -36,6 +36,7 @@ const FLOWS: IdentityFlow[] = [
   'reset',
   'change-password',
   'profile',
+  'change-email',
   'delete',
 ];
 
@@ -68,6 +69,17 @@ describe('identity errors on screen', () => {
     );
     expect(wrong).toEqual(unknown);
     expect(wrong.field).toBe('password');
+  });
+
+  test('an address another account uses reads differently when changing the e-mail address', () => {
+    const taken = describeIdentityError(identityError('AliasExistsException'), 'change-email');
+    expect(taken).toEqual({
+      field: 'email',
+      message: 'Another account already uses this email address.',
+    });
+    expect(describeIdentityError(identityError('AliasExistsException'), 'signup').action).toBe(
+      'login',
+    );
   });
 
   test('a lockout is told apart from a wrong password and offers a reset', () => {

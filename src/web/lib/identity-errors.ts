@@ -11,6 +11,7 @@ export type IdentityFlow =
   | 'reset'
   | 'change-password'
   | 'profile'
+  | 'change-email'
   | 'delete';
 
 export type IdentityField = 'email' | 'password' | 'newPassword' | 'code' | 'form';
@@ -100,6 +101,9 @@ export function describeIdentityError(error: unknown, flow: IdentityFlow): Ident
       };
     case 'UsernameExistsException':
     case 'AliasExistsException':
+      if (flow === 'change-email') {
+        return { field: 'email', message: 'Another account already uses this email address.' };
+      }
       return {
         field: 'email',
         message:

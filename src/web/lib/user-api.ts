@@ -36,6 +36,11 @@ export const userApi = api.injectEndpoints({
       query: (body) => ({ url: '/user', method: 'PUT', body }),
       invalidatesTags: ['User'],
     }),
+    /** After a verified e-mail change: the record takes the identity's address (the server asks it). */
+    syncEmail: build.mutation<UserRecord, void>({
+      query: () => ({ url: '/user/email', method: 'POST' }),
+      invalidatesTags: ['User'],
+    }),
     /** Its caller stops reading the record first: a refetch now would recreate it (see getUser). */
     deleteUserData: build.mutation<void, void>({
       query: () => ({ url: '/user', method: 'DELETE' }),
@@ -44,4 +49,9 @@ export const userApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetUserQuery, useUpdateUserMutation, useDeleteUserDataMutation } = userApi;
+export const {
+  useGetUserQuery,
+  useUpdateUserMutation,
+  useDeleteUserDataMutation,
+  useSyncEmailMutation,
+} = userApi;

@@ -12,12 +12,17 @@ import { codeMember, namedUserInput, passwordMember } from '../validation.ts';
 export const confirmForgotPassword = defineOperation({
   input: namedUserInput.extend({ ConfirmationCode: codeMember, Password: passwordMember }),
   async run(ctx, input, request) {
-    const { email } = await identifyCaller(ctx.db, input);
+    const { user, email } = await identifyCaller(ctx.db, input);
     await ctx.limiter.perUser('confirmForgotPassword', email);
     checkPasswordPolicy(input.Password, ctx.passwordPolicy);
     await ctx.limiter.perIp('passwordChecks', request.ip);
 
-    const sub = await spendCode(ctx, { email, purpose: 'reset', code: input.ConfirmationCode });
+    const sub = await spendCode(ctx, {
+      email,
+      purpose: 'reset',
+      code: input.ConfirmationCode,
+      knownUser: user?.status === 'CONFIRMED',
+    });
     await updateUser(ctx, sub, { passwordHash: await ctx.passwords.hash(input.Password) });
     await revokeUserSessions(ctx, sub);
     await ctx.limiter.clearSignInFailures(`sub:${sub}`);

@@ -12,8 +12,9 @@ export const confirmSignUp = defineOperation({
     ForceAliasCreation: z.boolean().optional(),
     Session: z.string().optional(),
   }),
-  async run(ctx, input) {
+  async run(ctx, input, request) {
     const { user, email } = await identifyCaller(ctx.db, input);
+    await ctx.limiter.perIp('confirmSignUp', request.ip);
     await ctx.limiter.perUser('confirmSignUp', email);
     if (user?.status === 'CONFIRMED') throw errors.alreadyConfirmed();
 

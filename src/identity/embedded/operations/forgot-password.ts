@@ -17,7 +17,12 @@ export const forgotPassword = defineOperation({
     await ctx.limiter.perUser('codeRequests', email);
     const reachable = user?.status === 'CONFIRMED' && user.emailVerified;
     if (reachable || isEmail(email)) {
-      await issueCode(ctx, { email, sub: reachable ? user.sub : null, purpose: 'reset' });
+      await issueCode(ctx, {
+        email,
+        sub: reachable ? user.sub : null,
+        purpose: 'reset',
+        afterAnswer: true,
+      });
     }
     return { CodeDeliveryDetails: codeDeliveryDetails(email) };
   },

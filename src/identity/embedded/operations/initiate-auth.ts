@@ -62,8 +62,9 @@ export const initiateAuth = defineOperation({
 });
 
 /**
- * Decision order (docs/product.md, "Sign-in decision order"; one deliberate difference: a wrong
- * password is refused before the account's confirmation state is revealed; docs/decisions/0005).
+ * Decision order (docs/product.md, "Sign-in decision order"). An unconfirmed user learns so
+ * whatever the password, as Cognito answers (docs/decisions/0005). Every attempt is counted
+ * before its password is checked, so concurrent guesses cannot slip past the lockout.
  */
 async function signIn(
   ctx: ServiceContext,
@@ -77,19 +78,18 @@ async function signIn(
   if (!password) throw errors.missingParameter('PASSWORD');
   checkSecretHash(client, username, parameters.SECRET_HASH);
   await ctx.limiter.perIp('passwordChecks', request.ip);
-  await ctx.limiter.checkSignInFailuresFromIp(request.ip);
 
   const user = await findUserByUsername(ctx.db, username);
+  if (user && user.status !== 'CONFIRMED') throw errors.userNotConfirmed();
   const lockKey = user ? `sub:${user.sub}` : `name:${normalizeUsername(username)}`;
-  const hadFailures = await ctx.limiter.checkLockout(lockKey);
+  await ctx.limiter.checkSignInFailuresFromIp(request.ip, lockKey);
+  await ctx.limiter.reserveSignInAttempt(lockKey);
   const correct = await ctx.passwords.verify(user?.passwordHash ?? null, password);
   if (!user || !correct) {
-    await ctx.limiter.recordSignInFailure(lockKey);
-    await ctx.limiter.recordSignInFailureFromIp(request.ip);
+    await ctx.limiter.recordSignInFailureFromIp(request.ip, lockKey);
     throw errors.incorrectCredentials();
   }
-  if (user.status !== 'CONFIRMED') throw errors.userNotConfirmed();
-  if (hadFailures) await ctx.limiter.clearSignInFailures(lockKey);
+  await ctx.limiter.clearSignInFailures(lockKey);
   if (ctx.passwords.needsRehash(user.passwordHash)) {
     await updateUser(ctx, user.sub, { passwordHash: await ctx.passwords.hash(password) });
   }

@@ -17,7 +17,12 @@ export const resendConfirmationCode = defineOperation({
     await ctx.limiter.perUser('codeRequests', email);
     if (user?.status === 'CONFIRMED') throw errors.resendToConfirmed();
     if (user || isEmail(email))
-      await issueCode(ctx, { email, sub: user?.sub ?? null, purpose: 'signup' });
+      await issueCode(ctx, {
+        email,
+        sub: user?.sub ?? null,
+        purpose: 'signup',
+        afterAnswer: true,
+      });
     return { CodeDeliveryDetails: codeDeliveryDetails(email) };
   },
 });

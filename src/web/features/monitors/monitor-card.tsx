@@ -78,6 +78,17 @@ export function MonitorCard({
                 Paused
               </span>
             ) : null}
+            {monitor.webhook?.paused ? (
+              <button
+                type="button"
+                onClick={onEdit}
+                title={monitor.webhook.pausedReason ?? undefined}
+                data-testid="webhook-paused-badge"
+                className="rounded-full bg-destructive/10 px-2 py-0.5 font-medium text-destructive hover:underline"
+              >
+                Webhook paused: check it
+              </button>
+            ) : null}
             {monitor.emailMuted ? (
               <span className="flex items-center gap-1">
                 <BellOff className="size-3" aria-hidden="true" /> no e-mail

@@ -17,6 +17,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { describeApiError } from '../../lib/api.ts';
 import { SnippetText } from '../alerts/snippet-text.tsx';
+import { MonitorWebhookSettings } from './monitor-webhook.tsx';
 import {
   useCreateMonitorMutation,
   usePreviewMonitorQuery,
@@ -79,6 +80,15 @@ export function MonitorDialog({
             initialQuery={initialQuery}
             onDone={() => onOpenChange(false)}
           />
+        ) : null}
+        {open && monitor ? (
+          <section className="mt-2 border-t pt-4" aria-label="Webhook">
+            <h3 className="text-sm font-semibold">Webhook</h3>
+            <p className="mb-3 text-xs text-muted-foreground">
+              Also send this monitor’s matches to Slack, Discord or your own endpoint.
+            </p>
+            <MonitorWebhookSettings monitorId={monitor.id} />
+          </section>
         ) : null}
       </DialogContent>
     </Dialog>

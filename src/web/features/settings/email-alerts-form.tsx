@@ -6,6 +6,7 @@ import { Label } from '../../components/ui/label.tsx';
 import { Select } from '../../components/ui/select.tsx';
 import { describeApiError } from '../../lib/api.ts';
 import { type UserRecord, useUpdateUserMutation } from '../../lib/user-api.ts';
+import { useSendTestEmailMutation } from './test-email-api.ts';
 
 const MODES: { value: UserRecord['emailAlerts']; label: string; hint: string }[] = [
   {
@@ -25,13 +26,16 @@ function timeZones(current: string): string[] {
 }
 
 export function EmailAlertsForm({ user }: { user: UserRecord }) {
-  const [mode, setMode] = useState(user.emailAlerts);
-  const [timezone, setTimezone] = useState(user.timezone);
-  const [updateUser, { isLoading }] = useUpdateUserMutation();
-  const [problem, setProblem] = useState<string | null>(null);
-  const zones = useMemo(() => timeZones(user.timezone), [user.timezone]);
-  const zoneId = useId();
   const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  // A record still on the default zone takes this device's zone as the suggestion to save.
+  const suggested = user.timezone === 'UTC' && browserZone && browserZone !== 'UTC';
+  const [mode, setMode] = useState(user.emailAlerts);
+  const [timezone, setTimezone] = useState(suggested ? browserZone : user.timezone);
+  const [updateUser, { isLoading }] = useUpdateUserMutation();
+  const [sendTestEmail, testEmail] = useSendTestEmailMutation();
+  const [problem, setProblem] = useState<string | null>(null);
+  const zones = useMemo(() => timeZones(timezone), [timezone]);
+  const zoneId = useId();
   const changed = mode !== user.emailAlerts || timezone !== user.timezone;
 
   const save = async () => {
@@ -39,6 +43,13 @@ export function EmailAlertsForm({ user }: { user: UserRecord }) {
     const saved = await updateUser({ emailAlerts: mode, timezone });
     if (saved.error) setProblem(describeApiError(saved.error));
     else toast.success('Email alerts saved.');
+  };
+
+  const test = async () => {
+    setProblem(null);
+    const sent = await sendTestEmail();
+    if (sent.error) setProblem(describeApiError(sent.error));
+    else toast.success(`Test email sent to ${sent.data.to}. It should arrive within a minute.`);
   };
 
   return (
@@ -81,6 +92,11 @@ export function EmailAlertsForm({ user }: { user: UserRecord }) {
             </option>
           ))}
         </Select>
+        {suggested && timezone === browserZone ? (
+          <p className="text-xs text-muted-foreground">
+            Filled in from this device. Save to use it for daily digests.
+          </p>
+        ) : null}
         {browserZone && browserZone !== timezone ? (
           <button
             type="button"
@@ -91,9 +107,18 @@ export function EmailAlertsForm({ user }: { user: UserRecord }) {
           </button>
         ) : null}
       </div>
-      <div>
+      <div className="flex flex-wrap gap-3">
         <Button type="submit" disabled={!changed || isLoading}>
           Save email alerts
+        </Button>
+        <Button
+          type="button"
+          variant="outline"
+          disabled={testEmail.isLoading}
+          aria-busy={testEmail.isLoading}
+          onClick={() => void test()}
+        >
+          Send me a test email
         </Button>
       </div>
     </form>

@@ -73,7 +73,6 @@ export function ProfileForm({ user }: { user: UserRecord }) {
           {...form.register('lastName')}
         />
       </div>
-      <Field label="Email" value={user.email} readOnly disabled />
       <div className="sm:w-40">
         <SubmitButton busy={isSubmitting}>Save profile</SubmitButton>
       </div>

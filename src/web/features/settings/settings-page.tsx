@@ -12,6 +12,7 @@ import {
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { describeApiError } from '../../lib/api.ts';
 import { useGetUserQuery } from '../../lib/user-api.ts';
+import { ChangeEmailForm } from './change-email-form.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
 import { DeleteAccount } from './delete-account.tsx';
 import { EmailAlertsForm } from './email-alerts-form.tsx';
@@ -46,11 +47,14 @@ export function SettingsPage() {
         </Alert>
       ) : (
         <div className="grid gap-6">
-          <Section
-            title="Profile"
-            description="How Earshot greets you. Your email address is your sign-in name."
-          >
+          <Section title="Profile" description="How Earshot greets you.">
             <ProfileForm user={user.data} />
+          </Section>
+          <Section
+            title="Email address"
+            description="Your sign-in name and where alerts go. A new address is used once you confirm it."
+          >
+            <ChangeEmailForm user={user.data} />
           </Section>
           <Section title="Email alerts" description="When Earshot emails you about new matches.">
             <EmailAlertsForm user={user.data} />

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { htmlToText } from './html-to-text.ts';
-import { describeIssue, type NormaliseResult, skipped } from './normalised-item.ts';
+import { describeIssue, type NormaliseResult, skipped } from '../normalised-item.ts';
+import { htmlToText } from '../text/html-to-text.ts';
 
 // Older answers give users as objects, newer ones as names.
 const userSchema = z.union([
@@ -60,7 +60,7 @@ export function normaliseLobstersStory(raw: unknown): NormaliseResult {
 }
 
 /** A comment of a Lobsters story; a top-level comment's parent is the story. */
-export function normaliseLobstersComment(raw: unknown, storyId: string): NormaliseResult {
+export function normaliseLobstersComment(raw: unknown, storyId: string | null): NormaliseResult {
   const parsed = commentSchema.safeParse(raw);
   if (!parsed.success) return skipped('invalid', describeIssue(parsed.error));
   const comment = parsed.data;

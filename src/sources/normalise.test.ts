@@ -1,14 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { normaliseHackerNewsItem } from './hacker-news.ts';
-import { decodeEntities, htmlToText } from './html-to-text.ts';
-import { normaliseLobstersResponse } from './lobsters.ts';
-import { markdownToText } from './markdown-to-text.ts';
+import { normaliseHackerNewsItem } from './hacker-news/normalise.ts';
+import { normaliseLobstersResponse } from './lobsters/normalise.ts';
 import { keepItems, type NormalisedItem, normalisedItemSchema } from './normalised-item.ts';
-import { listRedditThings, normaliseRedditListing, normaliseRedditThing } from './reddit.ts';
+import {
+  listRedditThings,
+  normaliseRedditListing,
+  normaliseRedditThing,
+} from './reddit/normalise.ts';
+import { decodeEntities, htmlToText } from './text/html-to-text.ts';
+import { markdownToText } from './text/markdown-to-text.ts';
 
-const recorded = join(import.meta.dirname, '..', '..', '..', 'tests', 'fixtures', 'recorded');
+const recorded = join(import.meta.dirname, '..', '..', 'tests', 'fixtures', 'recorded');
 const readJson = (file: string): unknown => JSON.parse(readFileSync(join(recorded, file), 'utf8'));
 const hnItems = readFileSync(join(recorded, 'hn-items.jsonl'), 'utf8')
   .trim()

@@ -1,6 +1,11 @@
 import { z } from 'zod';
-import { htmlToText } from './html-to-text.ts';
-import { describeIssue, isoFromSeconds, type NormaliseResult, skipped } from './normalised-item.ts';
+import {
+  describeIssue,
+  isoFromSeconds,
+  type NormaliseResult,
+  skipped,
+} from '../normalised-item.ts';
+import { htmlToText } from '../text/html-to-text.ts';
 
 /** A Firebase `/v0/item/<id>.json` answer; only the fields Earshot reads. */
 const hackerNewsItemSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SOURCE_NAMES } from '../../shared/sources.ts';
+import { SOURCE_NAMES } from '../shared/sources.ts';
 
 /**
  * One post or comment, whatever site it came from (docs/product.md, "Sources"); the connector adds
@@ -26,7 +26,8 @@ export const normalisedItemSchema = z.object({
 });
 export type NormalisedItem = z.infer<typeof normalisedItemSchema>;
 
-export type SkipReason = 'deleted' | 'unsupported-kind' | 'invalid';
+/** Why a raw record was dropped: gone at the site, a kind Earshot does not read, a shape it cannot read, never appeared. */
+export type SkipReason = 'deleted' | 'unsupported-kind' | 'invalid' | 'missing';
 
 /** What normalising one raw record gives: an item, or a typed reason to drop it. */
 export type NormaliseResult =

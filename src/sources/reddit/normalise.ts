@@ -1,6 +1,11 @@
 import { z } from 'zod';
-import { markdownToText } from './markdown-to-text.ts';
-import { describeIssue, isoFromSeconds, type NormaliseResult, skipped } from './normalised-item.ts';
+import {
+  describeIssue,
+  isoFromSeconds,
+  type NormaliseResult,
+  skipped,
+} from '../normalised-item.ts';
+import { markdownToText } from '../text/markdown-to-text.ts';
 
 const REDDIT = 'https://www.reddit.com';
 

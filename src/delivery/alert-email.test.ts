@@ -1,0 +1,85 @@
+import { expect, test } from 'vitest';
+import { alertSubject, type EmailMatch, renderAlertEmail } from './alert-email.ts';
+
+const monitor = (id: string, query: string, count: number, name = '') => ({
+  id,
+  name,
+  query,
+  count,
+});
+
+test('the subject counts the matches and names the monitors, most matches first', () => {
+  expect(alertSubject(1, [monitor('a', 'pglite', 1)])).toBe('1 new mention of “pglite”');
+  expect(alertSubject(3, [monitor('a', 'pglite', 3)])).toBe('3 new mentions of “pglite”');
+  expect(alertSubject(5, [monitor('a', 'rust', 1), monitor('b', 'zig', 4, 'Zig watch')])).toBe(
+    '5 new mentions of “Zig watch” and “rust”',
+  );
+  expect(
+    alertSubject(9, [
+      monitor('a', 'a', 3),
+      monitor('b', 'b', 4),
+      monitor('c', 'c', 1),
+      monitor('d', 'd', 1),
+    ]),
+  ).toBe('9 new mentions of “b”, “a” and 2 other monitors');
+});
+
+const match = (fields: Partial<EmailMatch>): EmailMatch => ({
+  id: 1,
+  monitorId: 'a',
+  source: 'reddit',
+  kind: 'comment',
+  title: null,
+  snippet: 'I <3 pglite & "friends"',
+  highlights: [[5, 11]],
+  url: null,
+  permalink: 'https://www.reddit.com/r/x/comments/1/y/z/',
+  author: 'ada',
+  community: 'PostgreSQL',
+  itemCreatedAt: new Date('2026-06-10T10:00:00Z'),
+  ...fields,
+});
+
+const links = {
+  alerts: 'https://e.example/dashboard/alerts',
+  settings: 'https://e.example/dashboard/settings',
+  unsubscribe: 'https://e.example/unsubscribe?token=t',
+};
+
+test('post text is escaped, hits are marked, unsafe links are dropped', () => {
+  const email = renderAlertEmail({
+    timeZone: 'Asia/Tokyo',
+    monitors: [monitor('a', 'pglite', 1)],
+    listed: [match({ url: 'javascript:alert(1)' })],
+    total: 1,
+    capReached: null,
+    links,
+  });
+  expect(email.html).toContain('I &lt;3 <mark>pglite</mark> &amp; &quot;friends&quot;');
+  expect(email.html).not.toContain('javascript:');
+  expect(email.html).toContain('Reddit · r/PostgreSQL · comment · by ada · 10 Jun, 19:00');
+  expect(email.text).toContain('I <3 *pglite* & "friends"');
+  expect(email.text).toContain(
+    'Unsubscribe from alert emails: https://e.example/unsubscribe?token=t',
+  );
+});
+
+test('a highlight outside the snippet is ignored rather than breaking the text', () => {
+  const email = renderAlertEmail({
+    timeZone: 'UTC',
+    monitors: [monitor('a', 'pglite', 1)],
+    listed: [
+      match({
+        highlights: [
+          [5, 11],
+          [8, 10],
+          [40, 50],
+        ],
+      }),
+    ],
+    total: 1,
+    capReached: null,
+    links,
+  });
+  expect(email.text).toContain('I <3 *pglite* & "friends"');
+});

@@ -1,0 +1,306 @@
+import { SOURCE_LABELS, type SourceName } from '../shared/sources.ts';
+
+/**
+ * The one alert email (docs/product.md, "Delivery"): a plain-text part and an HTML part, matches
+ * grouped by monitor, at most `MAX_LISTED` listed, then "and N more" linking to the dashboard.
+ * The HTML has no remote images, scripts or trackers; it is one column that fits a phone, and
+ * declares `color-scheme: light dark` with dark colours for clients that honour
+ * `prefers-color-scheme`. Everything that comes from a post or a user is escaped.
+ */
+
+export const MAX_LISTED = 50;
+
+export type EmailMatch = {
+  id: number;
+  monitorId: string;
+  source: SourceName;
+  kind: 'post' | 'comment';
+  title: string | null;
+  snippet: string;
+  highlights: readonly (readonly [number, number])[];
+  url: string | null;
+  permalink: string;
+  author: string | null;
+  community: string | null;
+  itemCreatedAt: Date;
+};
+
+export type EmailMonitor = { id: string; name: string; query: string };
+
+export type AlertEmailInput = {
+  timeZone: string;
+  /** Every monitor with a match in this email, with how many matches the email covers for it. */
+  monitors: readonly (EmailMonitor & { count: number })[];
+  /** The matches shown, oldest first (at most MAX_LISTED). */
+  listed: readonly EmailMatch[];
+  /** Every match this email covers (listed or not). */
+  total: number;
+  /** Set when this email reaches the daily cap: later matches today stay in the dashboard only. */
+  capReached: { cap: number; left: number } | null;
+  links: { alerts: string; settings: string; unsubscribe: string };
+};
+
+export type RenderedEmail = { subject: string; text: string; html: string };
+
+/** "pglite" for a monitor without a name, else its name. */
+export function monitorLabel(monitor: EmailMonitor): string {
+  return monitor.name.trim() || monitor.query;
+}
+
+export function alertSubject(
+  total: number,
+  monitors: readonly (EmailMonitor & { count: number })[],
+): string {
+  const labels = [...monitors]
+    .sort((a, b) => b.count - a.count)
+    .map((monitor) => `“${clip(monitorLabel(monitor), 60)}”`);
+  const what = total === 1 ? '1 new mention' : `${total} new mentions`;
+  if (labels.length <= 1) return `${what} of ${labels[0] ?? 'your monitors'}`;
+  if (labels.length === 2) return `${what} of ${labels[0]} and ${labels[1]}`;
+  const others = labels.length - 2;
+  return `${what} of ${labels[0]}, ${labels[1]} and ${others} other monitor${others === 1 ? '' : 's'}`;
+}
+
+export function renderAlertEmail(input: AlertEmailInput): RenderedEmail {
+  const subject = alertSubject(input.total, input.monitors);
+  const groups = groupByMonitor(input);
+  const more = input.total - input.listed.length;
+  return {
+    subject,
+    text: renderText(input, subject, groups, more),
+    html: renderHtml(input, subject, groups, more),
+  };
+}
+
+type Group = { monitor: EmailMonitor & { count: number }; matches: EmailMatch[] };
+
+function groupByMonitor(input: AlertEmailInput): Group[] {
+  const groups = new Map<string, Group>();
+  for (const monitor of input.monitors) groups.set(monitor.id, { monitor, matches: [] });
+  for (const match of input.listed) groups.get(match.monitorId)?.matches.push(match);
+  return [...groups.values()].filter((group) => group.matches.length > 0);
+}
+
+function describeWhere(match: EmailMatch): string {
+  const source = SOURCE_LABELS[match.source];
+  const where = match.community ? `${source} · r/${match.community}` : source;
+  return match.kind === 'comment' ? `${where} · comment` : where;
+}
+
+function formatTime(date: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(date);
+}
+
+function headline(match: EmailMatch): string {
+  if (match.title) return match.title;
+  return match.kind === 'comment' ? 'A comment' : 'A post';
+}
+
+function renderText(input: AlertEmailInput, subject: string, groups: Group[], more: number) {
+  const lines: string[] = [subject, ''];
+  for (const group of groups) {
+    const count = group.monitor.count;
+    lines.push(
+      `== ${monitorLabel(group.monitor)} (${count} new) ==`,
+      `   Query: ${group.monitor.query}`,
+      `   All its matches: ${monitorAlertsUrl(input.links.alerts, group.monitor.id)}`,
+      '',
+    );
+    for (const match of group.matches) {
+      lines.push(`* ${oneLine(headline(match))}`);
+      lines.push(
+        `  ${describeWhere(match)}${match.author ? ` · ${match.author}` : ''} · ${formatTime(match.itemCreatedAt, input.timeZone)}`,
+      );
+      lines.push(`  ${oneLine(markText(match))}`);
+      lines.push(`  ${match.permalink}`);
+      if (match.url && match.url !== match.permalink) lines.push(`  Link: ${match.url}`);
+      lines.push('');
+    }
+  }
+  if (more > 0) lines.push(`…and ${more} more: ${input.links.alerts}`, '');
+  if (input.capReached) lines.push(capNotice(input.capReached), '');
+  lines.push(
+    `See every match: ${input.links.alerts}`,
+    '',
+    '--',
+    'You get this email because you set up monitors on Earshot.',
+    `Change how often: ${input.links.settings}`,
+    `Unsubscribe from alert emails: ${input.links.unsubscribe}`,
+    '',
+  );
+  return lines.join('\n');
+}
+
+function capNotice(cap: { cap: number; left: number }): string {
+  const left = cap.left > 0 ? ` ${cap.left} more today are` : ' Further matches today are';
+  return `You reached today's limit of ${cap.cap} matches by email.${left} in your dashboard only; emails resume tomorrow. A narrower query keeps the emails useful.`;
+}
+
+/** The snippet with its hits wrapped in *stars* for the plain-text part. */
+function markText(match: EmailMatch): string {
+  return segments(match)
+    .map((part) => (part.hit ? `*${part.text}*` : part.text))
+    .join('');
+}
+
+/** The snippet cut at its highlights; ranges out of bounds or overlapping are ignored. */
+function segments(match: EmailMatch): { text: string; hit: boolean }[] {
+  const out: { text: string; hit: boolean }[] = [];
+  const snippet = match.snippet;
+  let at = 0;
+  const ranges = [...match.highlights].sort((a, b) => a[0] - b[0]);
+  for (const [start, end] of ranges) {
+    if (start < at || end <= start || end > snippet.length) continue;
+    if (start > at) out.push({ text: snippet.slice(at, start), hit: false });
+    out.push({ text: snippet.slice(start, end), hit: true });
+    at = end;
+  }
+  if (at < snippet.length) out.push({ text: snippet.slice(at), hit: false });
+  return out;
+}
+
+/** The Alerts page filtered to one monitor (an empty id: every match). */
+export function monitorAlertsUrl(alerts: string, monitorId: string): string {
+  return monitorId ? `${alerts}?monitor=${encodeURIComponent(monitorId)}` : alerts;
+}
+
+function oneLine(value: string): string {
+  return value.replace(/\s+/g, ' ').trim();
+}
+
+function clip(value: string, length: number): string {
+  return value.length > length ? `${value.slice(0, length - 1)}…` : value;
+}
+
+export function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+/** Only http(s) links from a post reach an href; anything else (javascript:, data:) is dropped. */
+function safeHref(value: string | null): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+const STYLE = `
+:root{color-scheme:light dark;supported-color-schemes:light dark}
+body{margin:0;padding:0;background:#f4f5f7;color:#111827;font-family:-apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;-webkit-text-size-adjust:100%}
+a{color:#2563eb}
+.wrap{max-width:640px;margin:0 auto;padding:24px 12px}
+.card{background:#ffffff;border:1px solid #e5e7eb;border-radius:12px;padding:20px}
+.brand{font-size:13px;font-weight:700;letter-spacing:.04em;color:#6b7280;text-transform:uppercase;margin:0 0 8px}
+h1{font-size:20px;line-height:1.3;margin:0 0 4px}
+h2{font-size:16px;margin:24px 0 2px}
+.query{font-size:12px;color:#6b7280;margin:0 0 8px;font-family:ui-monospace,Menlo,Consolas,monospace}
+.match{border-top:1px solid #e5e7eb;padding:12px 0}
+.title{font-size:15px;font-weight:600;line-height:1.35;margin:0 0 4px;word-break:break-word}
+.title a,h2 a.group{color:#111827;text-decoration:none}
+.meta{font-size:12px;color:#6b7280;margin:0 0 6px}
+.snippet{font-size:14px;line-height:1.5;margin:0 0 6px;color:#374151;word-break:break-word}
+mark{background:#fde68a;color:#111827;padding:0 1px;border-radius:2px}
+.links{font-size:13px;margin:0}
+.more{font-size:14px;margin:16px 0 0}
+.notice{font-size:14px;margin:16px 0 0;padding:12px;border-radius:8px;background:#fef3c7;color:#78350f}
+.button{display:inline-block;margin-top:20px;padding:10px 16px;border-radius:8px;background:#2563eb;color:#ffffff !important;text-decoration:none;font-weight:600;font-size:14px}
+.foot{font-size:12px;color:#6b7280;line-height:1.6;margin:16px 4px 0}
+.foot a{color:#6b7280}
+@media (prefers-color-scheme: dark){
+body{background:#0b0f17 !important;color:#e5e7eb !important}
+.card{background:#151b26 !important;border-color:#273042 !important}
+.match{border-color:#273042 !important}
+.title a,h2 a.group{color:#f3f4f6 !important}
+.snippet{color:#d1d5db !important}
+.meta,.query,.brand,.foot,.foot a{color:#9ca3af !important}
+a{color:#7aa2ff !important}
+mark{background:#854d0e !important;color:#fef9c3 !important}
+.notice{background:#422006 !important;color:#fde68a !important}
+.button{background:#3b82f6 !important;color:#ffffff !important}
+}
+@media (max-width:480px){.wrap{padding:12px 6px}.card{padding:14px;border-radius:8px}h1{font-size:18px}}
+`;
+
+function renderHtml(input: AlertEmailInput, subject: string, groups: Group[], more: number) {
+  const e = escapeHtml;
+  const body: string[] = [];
+  for (const group of groups) {
+    body.push(
+      `<h2><a class="group" href="${e(monitorAlertsUrl(input.links.alerts, group.monitor.id))}">${e(monitorLabel(group.monitor))}</a> <span class="meta">· ${group.monitor.count} new</span></h2>`,
+      `<p class="query">${e(group.monitor.query)}</p>`,
+    );
+    for (const match of group.matches) {
+      const snippet = segments(match)
+        .map((part) => (part.hit ? `<mark>${e(part.text)}</mark>` : e(part.text)))
+        .join('');
+      const permalink = safeHref(match.permalink);
+      const link = safeHref(match.url);
+      const title = permalink
+        ? `<a href="${e(permalink)}">${e(headline(match))}</a>`
+        : e(headline(match));
+      const meta = [
+        describeWhere(match),
+        match.author ? `by ${match.author}` : null,
+        formatTime(match.itemCreatedAt, input.timeZone),
+      ]
+        .filter(Boolean)
+        .map((part) => e(String(part)))
+        .join(' · ');
+      const links = [
+        permalink ? `<a href="${e(permalink)}">Open on ${e(SOURCE_LABELS[match.source])}</a>` : '',
+        link && link !== permalink ? `<a href="${e(link)}">Linked page</a>` : '',
+        `<a href="${e(monitorAlertsUrl(input.links.alerts, match.monitorId))}">In Earshot</a>`,
+      ]
+        .filter(Boolean)
+        .join(' &nbsp;·&nbsp; ');
+      body.push(
+        `<div class="match"><p class="title">${title}</p><p class="meta">${meta}</p><p class="snippet">${snippet}</p><p class="links">${links}</p></div>`,
+      );
+    }
+  }
+  if (more > 0) {
+    body.push(
+      `<p class="more"><a href="${e(input.links.alerts)}">…and ${more} more in your dashboard</a></p>`,
+    );
+  }
+  if (input.capReached) body.push(`<p class="notice">${e(capNotice(input.capReached))}</p>`);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="supported-color-schemes" content="light dark">
+<title>${e(subject)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<div class="wrap">
+<div class="card">
+<p class="brand">Earshot</p>
+<h1>${e(subject)}</h1>
+${body.join('\n')}
+<a class="button" href="${e(input.links.alerts)}">See all matches</a>
+</div>
+<p class="foot">You get this email because you set up monitors on Earshot.
+<a href="${e(input.links.settings)}">Change how often</a> · <a href="${e(input.links.unsubscribe)}">Unsubscribe from alert emails</a></p>
+</div>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import type { SourceHealth } from '../../../shared/source-health.ts';
+import { describeSourceHealth, formatBehind } from './describe-source-health.ts';
+
+const base: SourceHealth = {
+  source: 'hackernews',
+  state: 'ok',
+  lastSuccessAt: '2026-11-24T10:00:00.000Z',
+  lastErrorAt: null,
+  lastError: null,
+  itemsPerMinute: 40,
+  behindSeconds: 3,
+  skipped: {},
+};
+
+describe('describeSourceHealth', () => {
+  it.each([
+    [{}, 'Hacker News: live, 3 s behind'],
+    [{ behindSeconds: null }, 'Hacker News: live'],
+    [{ source: 'reddit', state: 'not_configured' }, 'Reddit: not configured'],
+    [{ state: 'lagging', behindSeconds: 300 }, 'Hacker News: lagging, 5 min behind'],
+    [{ state: 'lagging', lastSuccessAt: null, behindSeconds: null }, 'Hacker News: starting'],
+    [{ source: 'lobsters', state: 'failing' }, 'Lobsters: failing, retrying'],
+  ] as const)('%j → %s', (change, text) => {
+    expect(describeSourceHealth({ ...base, ...change })).toBe(text);
+  });
+
+  it('shortens long delays', () => {
+    expect([formatBehind(0), formatBehind(89), formatBehind(600), formatBehind(7200)]).toEqual([
+      '0 s',
+      '89 s',
+      '10 min',
+      '2 h',
+    ]);
+  });
+});

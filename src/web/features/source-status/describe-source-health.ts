@@ -1,0 +1,28 @@
+import type { SourceHealth } from '../../../shared/source-health.ts';
+import { SOURCE_LABELS } from '../../../shared/sources.ts';
+
+/** "3 s", "4 min", "2 h": how far behind, short. */
+export function formatBehind(seconds: number): string {
+  if (seconds < 90) return `${seconds} s`;
+  if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round(seconds / 3600)} h`;
+}
+
+/** One source in a few words: "Hacker News: live, 3 s behind", "Reddit: not configured". */
+export function describeSourceHealth(health: SourceHealth): string {
+  const label = SOURCE_LABELS[health.source];
+  switch (health.state) {
+    case 'ok':
+      return health.behindSeconds === null
+        ? `${label}: live`
+        : `${label}: live, ${formatBehind(health.behindSeconds)} behind`;
+    case 'lagging':
+      return health.lastSuccessAt === null
+        ? `${label}: starting`
+        : `${label}: lagging${health.behindSeconds === null ? '' : `, ${formatBehind(health.behindSeconds)} behind`}`;
+    case 'failing':
+      return `${label}: failing, retrying`;
+    case 'not_configured':
+      return `${label}: not configured`;
+  }
+}

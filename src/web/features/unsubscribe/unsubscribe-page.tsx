@@ -1,0 +1,117 @@
+import { CircleAlert, CircleCheck, Loader2 } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { Logo } from '../../components/logo.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { describeApiError } from '../../lib/api.ts';
+import { paths } from '../../lib/paths.ts';
+import { useUnsubscribeQuery } from './unsubscribe-api.ts';
+
+const SETTINGS_AFTER_SIGN_IN = paths.login.href(paths.dashboard.settings.href());
+
+/**
+ * `/unsubscribe?token=…`, the visible link of every alert email: turns email alerts off without
+ * signing in and says plainly what happened, with the way back (sign in, then Settings).
+ */
+export function UnsubscribePage() {
+  const [params] = useSearchParams();
+  const token = params.get('token')?.trim() ?? '';
+  const result = useUnsubscribeQuery(token, { skip: token === '' });
+
+  if (token === '') {
+    return (
+      <Frame icon="problem" title="This unsubscribe link is incomplete">
+        <p>
+          The link has no token; it may have been cut short. Open the link from the email again, or
+          sign in and choose when Earshot emails you in Settings.
+        </p>
+        <SettingsLink>Sign in to change email alerts</SettingsLink>
+      </Frame>
+    );
+  }
+  if (result.isLoading || result.isFetching) {
+    return (
+      <Frame icon="busy" title="Unsubscribing…">
+        <p>Turning off alert emails.</p>
+      </Frame>
+    );
+  }
+  if (result.error) {
+    const status =
+      typeof result.error === 'object' && 'status' in result.error ? result.error.status : null;
+    return (
+      <Frame
+        icon="problem"
+        title={
+          status === 400 ? 'This unsubscribe link does not work' : 'We could not unsubscribe you'
+        }
+      >
+        <p>{describeApiError(result.error)}</p>
+        {status === 400 ? null : (
+          <Button className="mt-4" variant="outline" onClick={() => void result.refetch()}>
+            Try again
+          </Button>
+        )}
+        <SettingsLink>Sign in to change email alerts</SettingsLink>
+      </Frame>
+    );
+  }
+  return (
+    <Frame icon="done" title="You are unsubscribed">
+      <p>
+        Earshot will not send you alert emails any more. Your monitors keep collecting matches, and
+        you can read them in your dashboard at any time.
+      </p>
+      <SettingsLink>Turn alerts back on (sign in, then Settings)</SettingsLink>
+    </Frame>
+  );
+}
+
+function SettingsLink({ children }: { children: ReactNode }) {
+  return (
+    <p className="mt-6">
+      <Link className="font-medium text-primary hover:underline" to={SETTINGS_AFTER_SIGN_IN}>
+        {children}
+      </Link>
+    </p>
+  );
+}
+
+function Frame({
+  icon,
+  title,
+  children,
+}: {
+  icon: 'busy' | 'done' | 'problem';
+  title: string;
+  children: ReactNode;
+}) {
+  const Icon = icon === 'busy' ? Loader2 : icon === 'done' ? CircleCheck : CircleAlert;
+  return (
+    <div className="flex min-h-dvh flex-col items-center bg-muted/40 px-4 py-10 sm:py-16">
+      <Link to={paths.home.href()} aria-label="Earshot home" className="rounded-md">
+        <Logo />
+      </Link>
+      <main className="mt-8 w-full max-w-md">
+        <div
+          className="rounded-2xl border bg-card p-6 shadow-sm sm:p-8"
+          role={icon === 'busy' ? 'status' : undefined}
+          aria-busy={icon === 'busy'}
+        >
+          <Icon
+            aria-hidden="true"
+            className={
+              icon === 'busy'
+                ? 'size-6 animate-spin text-muted-foreground'
+                : icon === 'done'
+                  ? 'size-6 text-success'
+                  : 'size-6 text-destructive'
+            }
+          />
+          <h1 className="mt-3 text-xl font-semibold tracking-tight">{title}</h1>
+          <div className="mt-2 text-sm text-muted-foreground">{children}</div>
+        </div>
+      </main>
+    </div>
+  );
+}

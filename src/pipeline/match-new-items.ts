@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
-import { toMatch } from '../core/matches/to-match.ts';
+import { matchColumns, toMatch } from '../core/matches/to-match.ts';
 import type { Database } from '../db/client.ts';
 import { items, matchCursors } from '../db/schema/items.ts';
 import { matches } from '../db/schema/matches.ts';
@@ -120,7 +120,7 @@ export async function matchNewItems(
           .insert(matches)
           .values(rows.slice(start, start + ROWS_PER_INSERT))
           .onConflictDoNothing({ target: [matches.monitorId, matches.source, matches.externalId] })
-          .returning();
+          .returning(matchColumns);
         for (const row of inserted) {
           perMonitor.set(row.monitorId, (perMonitor.get(row.monitorId) ?? 0) + 1);
           announced.push({ userId: row.userId, match: toMatch(row) });

@@ -18,6 +18,9 @@ export type StoreItemsResult = {
   readonly duplicates: number;
 };
 
+// Any constant; the same in every process that stores items.
+const ITEM_ORDER_LOCK_ID = 7_221_043;
+
 // 13 parameters a row; PostgreSQL takes at most 65,535 parameters a statement.
 const ROWS_PER_INSERT = 1000;
 
@@ -28,6 +31,11 @@ const ROWS_PER_INSERT = 1000;
  */
 export async function storeItems(db: Database, input: StoreItemsInput): Promise<StoreItemsResult> {
   return db.transaction(async (tx) => {
+    // Item ids must become visible in id order: a matcher shard moves its cursor past every id
+    // it has read, so an id taken by a transaction that commits after a higher one would never
+    // be matched. Stores therefore take turns (sources storing at once, a leader handing over);
+    // the lock is released at commit.
+    await tx.execute(sql`select pg_advisory_xact_lock(${ITEM_ORDER_LOCK_ID})`);
     let stored = 0;
     for (let start = 0; start < input.items.length; start += ROWS_PER_INSERT) {
       const rows = input.items.slice(start, start + ROWS_PER_INSERT).map((item) => ({

@@ -1,33 +1,10 @@
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { seriousViolations } from '../support/axe.ts';
 import { browserAvailability, launchBrowser } from '../support/browser.ts';
 import { type E2eApp, type E2eUser, startE2eApp } from '../support/e2e-app.ts';
 
 const availability = browserAvailability();
-const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-type Violation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
-
-/** axe-core's WCAG 2.1 AA rules; any serious or critical violation fails. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_SOURCE });
-  const violations = (await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as { axe: { run(options: object): Promise<{ violations: unknown[] }> } }
-    ).axe;
-    const result = await axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return result.violations;
-  })) as Violation[];
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id}: ${violation.help} (${violation.nodes.map((n) => n.target.join(' ')).join(', ')})`,
-    );
-}
 
 describe.runIf(availability.run)('accessibility (axe-core, WCAG 2.1 AA)', () => {
   let browser: Browser;

@@ -232,6 +232,11 @@ function Filters({
 }) {
   const ids = { monitor: useId(), source: useId(), search: useId(), unread: useId() };
   const [search, setSearch] = useState(filters.q ?? '');
+  // The URL changes in a transition, so a box bound to it alone would spring back for a moment
+  // after a click: it shows the click at once and follows the URL (back, forward, links) after.
+  const urlUnread = Boolean(filters.unread);
+  const [unread, setUnread] = useState(urlUnread);
+  useEffect(() => setUnread(urlUnread), [urlUnread]);
   // Typing updates the URL a moment after the last key; the URL is the truth.
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -283,8 +288,11 @@ function Filters({
           id={ids.unread}
           type="checkbox"
           className="size-4 accent-[var(--primary)]"
-          checked={Boolean(filters.unread)}
-          onChange={(event) => onChange({ unread: event.target.checked ? '1' : '' })}
+          checked={unread}
+          onChange={(event) => {
+            setUnread(event.target.checked);
+            onChange({ unread: event.target.checked ? '1' : '' });
+          }}
         />
         Unread only
       </label>

@@ -1,9 +1,11 @@
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
-import { matchColumns, toMatch } from '../core/matches/to-match.ts';
+import { asc, eq, gt, sql } from 'drizzle-orm';
+import { toMatch } from '../core/matches/to-match.ts';
 import type { Database } from '../db/client.ts';
-import { items, matchCursors } from '../db/schema/items.ts';
+import { rowsOf } from '../db/migrate.ts';
+import { type ItemRow, itemColumns, items, matchCursors } from '../db/schema/items.ts';
 import { matches } from '../db/schema/matches.ts';
 import { monitors } from '../db/schema/monitors.ts';
+import { searchDocumentLiteral } from '../db/search-text.ts';
 import type { MonitorIndex } from '../matcher/monitor-index.ts';
 import { createItemSnippet } from '../matcher/snippet.ts';
 import type { MatchEvents, NewMatch } from './match-events.ts';
@@ -51,7 +53,7 @@ export async function matchNewItems(
       .for('update');
     const after = cursor?.lastItemId ?? 0;
     const batch = await tx
-      .select()
+      .select(itemColumns)
       .from(items)
       .where(gt(items.id, after))
       .orderBy(asc(items.id))
@@ -60,12 +62,7 @@ export async function matchNewItems(
     if (more) batch.pop();
     if (batch.length === 0) return { items: 0, matches: 0, more: false };
 
-    const hits: {
-      monitorId: string;
-      item: (typeof batch)[number];
-      highlights: readonly [number, number][];
-      snippet: string;
-    }[] = [];
+    const hits: Hit[] = [];
     for (const item of batch) {
       for (const hit of deps.index.match(item)) {
         const snippet = createItemSnippet(item, hit.highlights);
@@ -80,24 +77,17 @@ export async function matchNewItems(
       }
     }
 
-    let stored = 0;
-    if (hits.length > 0) {
-      // The owner of each monitor hit, read in this transaction: a monitor deleted or paused
-      // since the index last heard of it makes no match.
-      const monitorIds = [...new Set(hits.map((hit) => hit.monitorId))];
-      const owners = new Map<string, string>();
-      for (const row of await tx
-        .select({ id: monitors.id, userId: monitors.userId })
-        .from(monitors)
-        .where(and(inArray(monitors.id, monitorIds), eq(monitors.paused, false)))) {
-        owners.set(row.id, row.userId);
-      }
-      const rows = hits.flatMap((hit) => {
-        const userId = owners.get(hit.monitorId);
-        if (userId === undefined) return [];
-        return [
-          {
-            userId,
+    for (let start = 0; start < hits.length; start += ROWS_PER_INSERT) {
+      const chunk = hits.slice(start, start + ROWS_PER_INSERT);
+      const byKey = new Map(chunk.map((hit) => [`${hit.monitorId} ${hit.item.id}`, hit]));
+      for (const inserted of await insertMatches(tx, chunk)) {
+        const hit = byKey.get(`${inserted.monitor_id} ${inserted.item_id}`);
+        if (!hit) continue;
+        announced.push({
+          userId: inserted.user_id,
+          match: toMatch({
+            id: Number(inserted.id),
+            userId: inserted.user_id,
             monitorId: hit.monitorId,
             itemId: hit.item.id,
             source: hit.item.source,
@@ -111,31 +101,13 @@ export async function matchNewItems(
             author: hit.item.author,
             community: hit.item.community,
             itemCreatedAt: hit.item.createdAt,
-          },
-        ];
-      });
-      const perMonitor = new Map<string, number>();
-      for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-        const inserted = await tx
-          .insert(matches)
-          .values(rows.slice(start, start + ROWS_PER_INSERT))
-          .onConflictDoNothing({ target: [matches.monitorId, matches.source, matches.externalId] })
-          .returning(matchColumns);
-        for (const row of inserted) {
-          perMonitor.set(row.monitorId, (perMonitor.get(row.monitorId) ?? 0) + 1);
-          announced.push({ userId: row.userId, match: toMatch(row) });
-        }
-      }
-      stored = announced.length;
-      if (perMonitor.size > 0) {
-        const ids = [...perMonitor.keys()];
-        const counts = ids.map((id) => perMonitor.get(id) ?? 0);
-        await tx.execute(sql`
-          update ${monitors} set match_count = ${monitors.matchCount} + v.n, last_match_at = now()
-          from (select unnest(${sql.param(ids)}::uuid[]) as id, unnest(${sql.param(counts)}::int[]) as n) as v
-          where ${monitors.id} = v.id`);
+            matchedAt: new Date(Number(inserted.matched_ms)),
+            readAt: null,
+          }),
+        });
       }
     }
+    const stored = announced.length;
 
     const last = batch[batch.length - 1]?.id ?? after;
     await tx
@@ -149,4 +121,68 @@ export async function matchNewItems(
   });
   deps.events.emit(announced);
   return result;
+}
+
+type Hit = {
+  readonly monitorId: string;
+  readonly item: ItemRow;
+  readonly snippet: string;
+  readonly highlights: readonly (readonly [number, number])[];
+};
+
+/**
+ * Stores a chunk of hits in one statement: each joined with its monitor, read in this
+ * transaction (a monitor deleted or paused since the index last heard of it makes no match, and
+ * the monitor gives the owner), inserted from column arrays (`unnest`: the query builder's cost
+ * grows with rows × columns, this one's does not) with its search document written here, and the
+ * monitors' counters raised by what was inserted. Returns the rows inserted: a repeat after a
+ * crash conflicts and returns nothing.
+ */
+async function insertMatches(
+  tx: Pick<Database, 'execute'>,
+  hits: readonly Hit[],
+): Promise<
+  { id: string; user_id: string; monitor_id: string; item_id: string; matched_ms: number }[]
+> {
+  const column = <T>(read: (hit: Hit) => T) => sql.param(hits.map(read));
+  const result = await tx.execute(sql`
+    with inserted as (
+      insert into ${matches} (user_id, monitor_id, item_id, source, external_id, kind, title,
+        snippet, highlights, url, permalink, author, community, item_created_at, search)
+      select user_id, monitor_id, item_id, source, external_id, kind, title, snippet,
+        highlights::jsonb, url, permalink, author, community, item_created_at, search::tsvector
+      from (
+        select r.*, (select m.user_id from ${monitors} m where m.id = r.monitor_id and not m.paused) as user_id
+        from unnest(
+        ${column((hit) => hit.monitorId)}::uuid[],
+        ${column((hit) => String(hit.item.id))}::bigint[],
+        ${column((hit) => hit.item.source)}::text[],
+        ${column((hit) => hit.item.externalId)}::text[],
+        ${column((hit) => hit.item.kind)}::text[],
+        ${column((hit) => hit.item.title)}::text[],
+        ${column((hit) => hit.snippet)}::text[],
+        ${column((hit) => JSON.stringify(hit.highlights))}::text[],
+        ${column((hit) => hit.item.url)}::text[],
+        ${column((hit) => hit.item.permalink)}::text[],
+        ${column((hit) => hit.item.author)}::text[],
+        ${column((hit) => hit.item.community)}::text[],
+        ${column((hit) => hit.item.createdAt.toISOString())}::timestamptz[],
+        ${column((hit) => searchDocumentLiteral(hit.item.title, hit.snippet, hit.item.author, hit.item.community))}::text[]
+      ) as r(monitor_id, item_id, source, external_id, kind, title, snippet, highlights, url,
+        permalink, author, community, item_created_at, search)
+      ) as hit
+      -- A lookup by key for each row: a join would read every monitor into a hash first.
+      where user_id is not null
+      on conflict (monitor_id, source, external_id) do nothing
+      returning id, user_id, monitor_id, item_id, matched_at
+    ),
+    counted as (
+      update ${monitors} set match_count = ${monitors.matchCount} + c.n, last_match_at = c.at
+      from (select monitor_id, count(*)::int as n, max(matched_at) as at from inserted group by monitor_id) as c
+      where ${monitors.id} = c.monitor_id
+    )
+    select id::text as id, user_id::text as user_id, monitor_id::text as monitor_id,
+      item_id::text as item_id, (extract(epoch from matched_at) * 1000)::float8 as matched_ms
+    from inserted`);
+  return rowsOf(result);
 }

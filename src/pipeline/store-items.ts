@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
+import { rowsOf } from '../db/migrate.ts';
 import { items, sourceCursors } from '../db/schema/items.ts';
+import { searchDocumentLiteral } from '../db/search-text.ts';
 import type { SourceName } from '../shared/sources.ts';
 import type { NormalisedItem } from '../sources/normalised-item.ts';
 
@@ -21,7 +23,6 @@ export type StoreItemsResult = {
 // Any constant; the same in every process that stores items.
 const ITEM_ORDER_LOCK_ID = 7_221_043;
 
-// 13 parameters a row; PostgreSQL takes at most 65,535 parameters a statement.
 const ROWS_PER_INSERT = 1000;
 
 /**
@@ -38,25 +39,7 @@ export async function storeItems(db: Database, input: StoreItemsInput): Promise<
     await tx.execute(sql`select pg_advisory_xact_lock(${ITEM_ORDER_LOCK_ID})`);
     let stored = 0;
     for (let start = 0; start < input.items.length; start += ROWS_PER_INSERT) {
-      const rows = input.items.slice(start, start + ROWS_PER_INSERT).map((item) => ({
-        source: item.source,
-        externalId: item.externalId,
-        kind: item.kind,
-        title: item.title,
-        body: item.body,
-        url: item.url,
-        permalink: item.permalink,
-        author: item.author,
-        community: item.community,
-        parentExternalId: item.parentExternalId,
-        createdAt: new Date(item.createdAt),
-      }));
-      const inserted = await tx
-        .insert(items)
-        .values(rows)
-        .onConflictDoNothing({ target: [items.source, items.externalId] })
-        .returning({ id: items.id });
-      stored += inserted.length;
+      stored += await insertItems(tx, input.items.slice(start, start + ROWS_PER_INSERT));
     }
     if (input.cursor !== undefined) {
       await tx
@@ -69,4 +52,38 @@ export async function storeItems(db: Database, input: StoreItemsInput): Promise<
     }
     return { stored, duplicates: input.items.length - stored };
   });
+}
+
+/**
+ * Inserts items as one statement over column arrays (`unnest`), each search document written
+ * here; returns how many were new.
+ */
+async function insertItems(
+  tx: Pick<Database, 'execute'>,
+  rows: readonly NormalisedItem[],
+): Promise<number> {
+  const column = <T>(read: (row: NormalisedItem) => T) => sql.param(rows.map(read));
+  const result = await tx.execute(sql`
+    insert into ${items} (source, external_id, kind, title, body, url, permalink, author,
+      community, parent_external_id, created_at, search)
+    select source, external_id, kind, title, body, url, permalink, author, community,
+      parent_external_id, created_at, search_text::tsvector
+    from unnest(
+      ${column((row) => row.source)}::text[],
+      ${column((row) => row.externalId)}::text[],
+      ${column((row) => row.kind)}::text[],
+      ${column((row) => row.title)}::text[],
+      ${column((row) => row.body)}::text[],
+      ${column((row) => row.url)}::text[],
+      ${column((row) => row.permalink)}::text[],
+      ${column((row) => row.author)}::text[],
+      ${column((row) => row.community)}::text[],
+      ${column((row) => row.parentExternalId)}::text[],
+      ${column((row) => new Date(row.createdAt).toISOString())}::timestamptz[],
+      ${column((row) => searchDocumentLiteral(row.title, row.body, row.url))}::text[]
+    ) as r(source, external_id, kind, title, body, url, permalink, author, community,
+      parent_external_id, created_at, search_text)
+    on conflict (source, external_id) do nothing
+    returning 1`);
+  return rowsOf(result).length;
 }

@@ -37,8 +37,9 @@ test('a store still in flight holds back later stores, so the matcher never skip
     await inFlight.query('begin');
     await inFlight.query('select pg_advisory_xact_lock(7221043)');
     await inFlight.query(
-      `insert into items (source, external_id, kind, title, body, permalink, created_at)
-       values ('hackernews', 'first', 'post', 'postgres first', '', 'https://example.com/1', now())`,
+      `insert into items (source, external_id, kind, title, body, permalink, created_at, search)
+       values ('hackernews', 'first', 'post', 'postgres first', '', 'https://example.com/1', now(),
+         to_tsvector('simple', 'postgres first'))`,
     );
     const later = storeItems(db, {
       source: 'lobsters',

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, test } from 'vitest';
+import { matchColumns, toMatch } from '../../src/core/matches/to-match.ts';
 import type { DatabaseHandle } from '../../src/db/client.ts';
 import { matches } from '../../src/db/schema/matches.ts';
 import { monitors } from '../../src/db/schema/monitors.ts';
@@ -81,6 +82,9 @@ test('items are stored once, matched once per monitor, counted, and announced af
   const all = await db.select().from(matches);
   expect(all.map((m) => m.monitorId).filter((id) => id === paused?.id)).toEqual([]);
   expect(all).toHaveLength(2);
+  // What was announced is what the API reads back for the same rows.
+  const stored = await db.select(matchColumns).from(matches).orderBy(matches.id);
+  expect(heard.map((m) => m.match)).toEqual(stored.map(toMatch));
 });
 
 test('a batch larger than the limit is matched over several calls, in order', async () => {

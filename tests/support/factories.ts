@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Database } from '../../src/db/client.ts';
-import { type ItemRow, items } from '../../src/db/schema/items.ts';
+import { type ItemRow, itemColumns, items } from '../../src/db/schema/items.ts';
 import { type MatchRow, matches } from '../../src/db/schema/matches.ts';
 import { type MonitorRow, monitors } from '../../src/db/schema/monitors.ts';
 import { type UserRow, users } from '../../src/db/schema/users.ts';
+import { searchDocument } from '../../src/db/search-text.ts';
 
 /**
  * Test data, straight into the database: every factory fills what a row needs with values unique
@@ -63,20 +64,24 @@ export async function createItem(
   overrides: Partial<typeof items.$inferInsert> = {},
 ): Promise<ItemRow> {
   const externalId = overrides.externalId ?? String(parseInt(uniqueSuffix(), 16));
+  const values = {
+    source: 'hackernews' as const,
+    externalId,
+    kind: 'post' as const,
+    title: `Item ${externalId}`,
+    body: '',
+    permalink: `https://news.ycombinator.com/item?id=${externalId}`,
+    author: 'pg',
+    createdAt: new Date(Date.now() - 60_000),
+    ...overrides,
+  };
   const [row] = await db
     .insert(items)
     .values({
-      source: 'hackernews',
-      externalId,
-      kind: 'post',
-      title: `Item ${externalId}`,
-      body: '',
-      permalink: `https://news.ycombinator.com/item?id=${externalId}`,
-      author: 'pg',
-      createdAt: new Date(Date.now() - 60_000),
-      ...overrides,
+      search: searchDocument(values.title, values.body, values.url),
+      ...values,
     })
-    .returning();
+    .returning(itemColumns);
   if (!row) throw new Error('createItem: the insert returned no row');
   return row;
 }
@@ -90,24 +95,28 @@ export async function createMatch(
   input: { monitor: MonitorRow; item: ItemRow } & Partial<typeof matches.$inferInsert>,
 ): Promise<MatchRow> {
   const { monitor, item, ...overrides } = input;
+  const values = {
+    userId: monitor.userId,
+    monitorId: monitor.id,
+    itemId: item.id,
+    source: item.source,
+    externalId: item.externalId,
+    kind: item.kind,
+    title: item.title,
+    snippet: item.title ?? item.body,
+    highlights: [],
+    url: item.url,
+    permalink: item.permalink,
+    author: item.author,
+    community: item.community,
+    itemCreatedAt: item.createdAt,
+    ...overrides,
+  };
   const [row] = await db
     .insert(matches)
     .values({
-      userId: monitor.userId,
-      monitorId: monitor.id,
-      itemId: item.id,
-      source: item.source,
-      externalId: item.externalId,
-      kind: item.kind,
-      title: item.title,
-      snippet: item.title ?? item.body,
-      highlights: [],
-      url: item.url,
-      permalink: item.permalink,
-      author: item.author,
-      community: item.community,
-      itemCreatedAt: item.createdAt,
-      ...overrides,
+      search: searchDocument(values.title, values.snippet, values.author, values.community),
+      ...values,
     })
     .returning();
   if (!row) throw new Error('createMatch: the insert returned no row');

@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { matches } from '../../db/schema/matches.ts';
-import { searchLexemes } from '../../db/search-text.ts';
+import { searchLexemes, searchQueryTerm } from '../../db/search-text.ts';
 import type { ListMatchesQuery, MatchPage } from '../../shared/match.ts';
 import { matchColumns, toMatch } from './to-match.ts';
 
@@ -27,8 +27,9 @@ export async function listMatches(
     const lexemes = searchLexemes(q);
     // Nothing searchable (only punctuation or another script): nothing can be found.
     if (lexemes.length === 0) return { items: [], nextCursor: null };
-    lexemes.push(`${lexemes.pop()}:*`);
-    conditions.push(sql`${matches.search} @@ to_tsquery('simple', ${lexemes.join(' & ')})`);
+    const last = lexemes.length - 1;
+    const terms = lexemes.map((lexeme, i) => searchQueryTerm(lexeme, i === last));
+    conditions.push(sql`${matches.search} @@ ${terms.join(' & ')}::tsquery`);
   }
   const rows = await ctx.db
     .select(matchColumns)

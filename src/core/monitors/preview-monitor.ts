@@ -1,7 +1,7 @@
 import { and, desc, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { type ItemRow, items } from '../../db/schema/items.ts';
-import { isFoldable, itemSearchVector, searchLexemes } from '../../db/search-text.ts';
+import { type ItemRow, itemColumns, items } from '../../db/schema/items.ts';
+import { isFoldable, searchLexemes, searchQueryTerm } from '../../db/search-text.ts';
 import { type Anchor, chooseAnchors } from '../../matcher/anchors.ts';
 import { createMonitorIndex } from '../../matcher/monitor-index.ts';
 import type { QueryNode } from '../../matcher/query-ast.ts';
@@ -42,7 +42,7 @@ export async function previewMonitor(
   );
   const [candidates, [oldest]] = await Promise.all([
     ctx.db
-      .select()
+      .select(itemColumns)
       .from(items)
       .where(where)
       .orderBy(desc(items.createdAt), desc(items.id))
@@ -99,7 +99,7 @@ function anchorCondition(ast: QueryNode): SQL | null {
   }
   const parts = [...names];
   if (texts.length > 0) {
-    parts.push(sql`${itemSearchVector} @@ to_tsquery('simple', ${texts.join(' | ')})`);
+    parts.push(sql`${items.search} @@ ${texts.join(' | ')}::tsquery`);
   }
   return parts.length === 1 ? (parts[0] as SQL) : sql`(${sql.join(parts, sql` or `)})`;
 }
@@ -112,8 +112,11 @@ function anchorText(anchor: Anchor): string | SQL | null {
       const text = anchor.kind === 'word' ? anchor.word : anchor.prefix;
       const lexemes = searchLexemes(text);
       if (!isFoldable(text) || lexemes.length === 0) return null;
-      if (anchor.kind === 'prefix') lexemes.push(`${lexemes.pop()}:*`);
-      return `(${lexemes.join(' & ')})`;
+      const last = lexemes.length - 1;
+      const terms = lexemes.map((lexeme, i) =>
+        searchQueryTerm(lexeme, anchor.kind === 'prefix' && i === last),
+      );
+      return `(${terms.join(' & ')})`;
     }
     case 'community':
       return sql`lower(${items.community}) = ${anchor.name}`;

@@ -1,7 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { getTableColumns, sql } from 'drizzle-orm';
 import {
   bigint,
   check,
+  customType,
   index,
   jsonb,
   pgTable,
@@ -10,9 +11,9 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { SourceName } from '../../shared/sources.ts';
-import { itemSearchVector } from '../search-text.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 /**
  * Every post and comment the connectors brought in, normalised (docs/product.md, "Sources"),
@@ -35,17 +36,24 @@ export const items = pgTable(
     parentExternalId: text('parent_external_id'),
     createdAt: at('created_at').notNull(),
     fetchedAt: at('fetched_at').notNull().defaultNow(),
+    /** The folded title, body and URL the monitor preview searches: `searchDocument` (search-text.ts). */
+    search: tsvector('search').notNull(),
   },
   (table) => [
     uniqueIndex('items_source_external_id_idx').on(table.source, table.externalId),
     index('items_created_at_idx').on(table.createdAt),
     // The monitor preview's prefilter (docs/decisions/0013-…).
-    index('items_search_idx').using('gin', itemSearchVector),
+    index('items_search_idx').using('gin', table.search),
     check('items_kind_check', sql`${table.kind} in ('post', 'comment')`),
   ],
 );
 
-export type ItemRow = typeof items.$inferSelect;
+const { search: _search, ...readColumns } = getTableColumns(items);
+
+/** The columns an item is read with: all but `search`, which only its index reads. */
+export const itemColumns = readColumns;
+
+export type ItemRow = Omit<typeof items.$inferSelect, 'search'>;
 
 /**
  * Where each connector is: its cursor (the connector's own shape, e.g. the last Hacker News id),

@@ -52,12 +52,11 @@ export const matches = pgTable(
     itemCreatedAt: at('item_created_at').notNull(),
     matchedAt: at('matched_at').notNull().defaultNow(),
     readAt: at('read_at'),
-    /** What `q` of GET /api/matches searches: title, snippet and names, folded (search-text.ts). */
-    search: tsvector('search').generatedAlwaysAs(
-      sql.raw(
-        `to_tsvector('simple'::regconfig, earshot_search_text(coalesce(title, '') || ' ' || snippet || ' ' || coalesce(author, '') || ' ' || coalesce(community, '')))`,
-      ),
-    ),
+    /**
+     * What `q` of GET /api/matches searches: the folded title, snippet and names, written with
+     * the row by `searchDocument` (search-text.ts).
+     */
+    search: tsvector('search').notNull(),
     // Not yet decided on by delivery (docs/decisions/0015-delivery-outbox.md): the decider
     // clears these in the transaction that queues the email or webhook call covering the match.
     emailPending: boolean('email_pending').notNull().default(true),

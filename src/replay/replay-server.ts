@@ -125,10 +125,15 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
   const revealedAt = (index: number): number => {
     for (let s = segments.length - 1; s >= 0; s--) {
       const segment = segments[s] as (typeof segments)[number];
-      if (index >= segment.count || s === 0) {
-        if (index < segment.count) return segment.at;
+      // Revealed while this segment's rate ran.
+      if (index >= segment.count)
         return segment.at + ((index - segment.count + 1) / segment.rate) * 1000;
-      }
+      const before = segments[s - 1];
+      // Revealed when the segment began: the first one's initial items, or a jump (revealMore).
+      if (!before) return segment.at;
+      const countBefore =
+        before.count + Math.floor(((segment.at - before.at) / 1000) * before.rate);
+      if (index >= countBefore) return segment.at;
     }
     return segments[0]?.at ?? 0;
   };

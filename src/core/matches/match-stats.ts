@@ -6,7 +6,10 @@ import type { MatchStats } from '../../shared/match.ts';
 
 /**
  * Matches per day and monitor over the last `days` days, the days counted in the user's time
- * zone (today included). Read index-only from (user_id, matched_at, monitor_id).
+ * zone (today included). The day of each match is found by comparing its instant with the
+ * instants at which those days start (`width_bucket` over a sorted array), computed once per
+ * request, so no row is converted to local time; the rows are read index-only from
+ * (user_id, matched_at, monitor_id).
  */
 export async function matchStats(
   ctx: { db: Database },
@@ -17,15 +20,18 @@ export async function matchStats(
     .from(users)
     .where(eq(users.id, input.userId));
   const timezone = user?.timezone ?? 'UTC';
-  // Midnight that starts the first day, in the user's zone, as an instant.
-  const since = sql`((now() at time zone ${timezone})::date - ${input.days - 1}::int)::timestamp at time zone ${timezone}`;
-  // Count by (date, monitor) first, format the few groups after: one cast a row, no to_char.
+  const today = sql`(now() at time zone ${timezone})::date`;
+  // The instant each day starts, oldest first; the first is the start of the window.
+  const starts = sql`array(select (${today} - k)::timestamp at time zone ${timezone}
+    from generate_series(${input.days - 1}::int, 0, -1) as k)`;
   const rows = await ctx.db.execute(sql`
-    select to_char(d, 'YYYY-MM-DD') as date, monitor_id as "monitorId", n as count
+    with window_days as (select ${starts} as starts)
+    select to_char(${today} - (${input.days}::int - day), 'YYYY-MM-DD') as date,
+      monitor_id as "monitorId", n as count
     from (
-      select (${matches.matchedAt} at time zone ${timezone})::date as d, ${matches.monitorId}, count(*)::int as n
-      from ${matches}
-      where ${matches.userId} = ${input.userId} and ${matches.matchedAt} >= ${since}
+      select width_bucket(${matches.matchedAt}, w.starts) as day, ${matches.monitorId}, count(*)::int as n
+      from ${matches}, window_days as w
+      where ${matches.userId} = ${input.userId} and ${matches.matchedAt} >= w.starts[1]
       group by 1, 2
     ) as per_day
     order by 1, 2`);

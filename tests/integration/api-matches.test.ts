@@ -1,4 +1,7 @@
+import { desc, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { matchColumns, toMatch } from '../../src/core/matches/to-match.ts';
+import { matches } from '../../src/db/schema/matches.ts';
 import {
   type Match,
   matchPageSchema,
@@ -52,6 +55,31 @@ describe('/api/matches', () => {
     } while (cursor);
     return found;
   }
+
+  test('a page holds each match exactly as the API types it (toMatch), unknown fields none', async () => {
+    const { token } = await signedInUser();
+    await monitor(token, 'shapeword');
+    await deliverItems(app, [
+      testItem({ title: 'shapeword "quoted" \\ back\u0001slash', body: 'Ünïcode shapeword 😀' }),
+      testItem({ source: 'reddit', title: null, body: 'a comment with shapeword', url: null }),
+    ]);
+    const response = await app.api('/api/matches?limit=1', { token });
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const first = (await response.json()) as { items: Match[]; nextCursor: string };
+    const second = (await (
+      await app.api(`/api/matches?limit=1&cursor=${first.nextCursor}`, { token })
+    ).json()) as { items: Match[]; nextCursor: string | null };
+    expect(second.nextCursor).toBeNull();
+    const ids = [...first.items, ...second.items].map((m) => Number(m.id));
+    const rows = await app.database.db
+      .select(matchColumns)
+      .from(matches)
+      .where(inArray(matches.id, ids))
+      .orderBy(desc(matches.id));
+    expect([...first.items, ...second.items]).toStrictEqual(rows.map(toMatch));
+    expect(first.nextCursor).toBe(first.items[0]?.id);
+  });
 
   test('filters by monitor, source and unread; searches with q; newest first', async () => {
     const { token } = await signedInUser();

@@ -6,6 +6,7 @@ import { matchStats } from '../../core/matches/match-stats.ts';
 import { setMatchRead } from '../../core/matches/set-match-read.ts';
 import {
   listMatchesQuerySchema,
+  type MatchPage,
   markMatchesReadBodySchema,
   markMatchesReadResultSchema,
   matchPageSchema,
@@ -15,7 +16,13 @@ import {
   updateMatchBodySchema,
 } from '../../shared/match.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { createApiRouter, errorResponses, jsonContent, signedIn } from '../http/api-router.ts';
+import {
+  createApiRouter,
+  errorResponses,
+  jsonContent,
+  jsonText,
+  signedIn,
+} from '../http/api-router.ts';
 
 /**
  * /api/matches: the signed-in user's alerts. Every verb is scoped by `auth.claims.sub` inside
@@ -98,9 +105,9 @@ export function createMatchRoutes(deps: Pick<AppDeps, 'database'>) {
   const db = deps.database.db;
   const app = createApiRouter();
   app.openapi(listRoute, async (c) => {
-    c.header('Cache-Control', 'no-store');
     const input = { userId: c.get('auth').claims.sub, query: c.req.valid('query') };
-    return c.json(await listMatches({ db }, input), 200);
+    const page = await listMatches({ db }, input);
+    return jsonText<MatchPage>(page.json, { 'Cache-Control': 'no-store' });
   });
   app.openapi(statsRoute, async (c) => {
     const input = { userId: c.get('auth').claims.sub, days: c.req.valid('query').days };

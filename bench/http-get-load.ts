@@ -9,8 +9,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 export type GetLoadRequest = {
   baseUrl: string;
-  /** Per client: its access token and the requests it sends, in turn (a body makes a POST). */
-  clients: { token: string; requests: { path: string; body?: string }[] }[];
+  /**
+   * Per client: its access token and the requests it sends, in turn (a body makes a POST; a
+   * request's own token, when given, is sent instead of the client's).
+   */
+  clients: { token: string; requests: { path: string; body?: string; token?: string }[] }[];
   concurrency: number;
   total: number;
 };
@@ -31,7 +34,12 @@ async function run(request: GetLoadRequest): Promise<GetLoadResult> {
         sent++;
         const next = client.requests[turn++ % client.requests.length] ?? { path: '/' };
         const begin = performance.now();
-        const { status, text } = await send(agent, request.baseUrl, client.token, next);
+        const { status, text } = await send(
+          agent,
+          request.baseUrl,
+          next.token ?? client.token,
+          next,
+        );
         latencies.push(performance.now() - begin);
         if (status !== 200) {
           throw new Error(`${next.path} answered ${status}: ${text.slice(0, 200)}`);

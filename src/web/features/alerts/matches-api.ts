@@ -58,28 +58,11 @@ export const matchesApi = api.injectEndpoints({
     /** Read or unread shows at once in every cached feed, and rolls back if the API refuses. */
     setMatchRead: build.mutation<Match, { id: string; read: boolean }>({
       query: ({ id, read }) => ({ url: `/matches/${id}`, method: 'PATCH', body: { read } }),
-      async onQueryStarted({ id, read }, { dispatch, getState, queryFulfilled }) {
-        const patches = matchesApi.util
-          .selectInvalidatedBy(getState(), [FEED])
-          .filter((entry) => entry.endpointName === 'listMatches')
-          .map((entry) =>
-            dispatch(
-              matchesApi.util.updateQueryData(
-                'listMatches',
-                entry.originalArgs as MatchFilters,
-                (draft) => {
-                  for (const page of draft.pages)
-                    for (const match of page.items) if (match.id === id) match.read = read;
-                },
-              ),
-            ),
-          );
-        try {
-          await queryFulfilled;
-        } catch {
-          for (const patch of patches) patch.undo();
-        }
-      },
+      onQueryStarted: ({ id, read }, lifecycle) =>
+        patchEveryFeed(lifecycle, (draft) => {
+          for (const page of draft.pages)
+            for (const match of page.items) if (match.id === id) match.read = read;
+        }),
       invalidatesTags: [UNREAD],
     }),
     markAllRead: build.mutation<{ updated: number }, { monitorId?: string }>({
@@ -89,28 +72,10 @@ export const matchesApi = api.injectEndpoints({
     /** The alert leaves the feed at once; it comes back if the API refuses. */
     dismissMatch: build.mutation<void, string>({
       query: (id) => ({ url: `/matches/${id}`, method: 'DELETE' }),
-      async onQueryStarted(id, { dispatch, getState, queryFulfilled }) {
-        const patches = matchesApi.util
-          .selectInvalidatedBy(getState(), [FEED])
-          .filter((entry) => entry.endpointName === 'listMatches')
-          .map((entry) =>
-            dispatch(
-              matchesApi.util.updateQueryData(
-                'listMatches',
-                entry.originalArgs as MatchFilters,
-                (draft) => {
-                  for (const page of draft.pages)
-                    page.items = page.items.filter((m) => m.id !== id);
-                },
-              ),
-            ),
-          );
-        try {
-          await queryFulfilled;
-        } catch {
-          for (const patch of patches) patch.undo();
-        }
-      },
+      onQueryStarted: (id, lifecycle) =>
+        patchEveryFeed(lifecycle, (draft) => {
+          for (const page of draft.pages) page.items = page.items.filter((m) => m.id !== id);
+        }),
       invalidatesTags: [UNREAD, STATS],
     }),
   }),
@@ -124,3 +89,38 @@ export const {
   useMarkAllReadMutation,
   useDismissMatchMutation,
 } = matchesApi;
+
+type FeedPages = { pages: MatchPage[] };
+type MutationLifecycle = {
+  dispatch: (action: unknown) => unknown;
+  getState: () => unknown;
+  queryFulfilled: Promise<unknown>;
+};
+
+/**
+ * An optimistic change to every cached feed (each filter's pages): shown at once, undone if the
+ * API refuses.
+ */
+async function patchEveryFeed(
+  { dispatch, getState, queryFulfilled }: MutationLifecycle,
+  recipe: (draft: FeedPages) => void,
+): Promise<void> {
+  const patches = matchesApi.util
+    .selectInvalidatedBy(getState() as never, [FEED])
+    .filter((entry) => entry.endpointName === 'listMatches')
+    .map(
+      (entry) =>
+        dispatch(
+          matchesApi.util.updateQueryData(
+            'listMatches',
+            entry.originalArgs as MatchFilters,
+            recipe,
+          ),
+        ) as { undo: () => void },
+    );
+  try {
+    await queryFulfilled;
+  } catch {
+    for (const patch of patches) patch.undo();
+  }
+}

@@ -3,6 +3,7 @@ import { loadMonitorIndex } from '../../src/pipeline/load-monitor-index.ts';
 import { MatchEvents } from '../../src/pipeline/match-events.ts';
 import { matchNewItems } from '../../src/pipeline/match-new-items.ts';
 import { storeItems } from '../../src/pipeline/store-items.ts';
+import { MAX_STREAMS_PER_USER } from '../../src/server/routes/events.ts';
 import { matchSchema } from '../../src/shared/match.ts';
 import { monitorSchema } from '../../src/shared/monitor.ts';
 import { deliverItems, testItem } from '../support/feed.ts';
@@ -32,6 +33,35 @@ describe('/api/events', () => {
     expect(response.status).toBe(201);
     return { token: AccessToken, monitor: monitorSchema.parse(await response.json()) };
   }
+
+  test('one user holds at most MAX_STREAMS_PER_USER live streams; closing one frees a place', async () => {
+    const carol = await signedInUser('capword');
+    const dave = await signedInUser('otherword');
+    const feeds = [];
+    for (let i = 0; i < MAX_STREAMS_PER_USER; i++) {
+      const feed = await openSse(`${app.url}/api/events?token=${carol.token}`);
+      expect(feed.status).toBe(200);
+      await feed.waitFor((e) => e.event === 'ready');
+      feeds.push(feed);
+    }
+    const refused = await app.api('/api/events', { token: carol.token });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('RATE_LIMITED');
+    // Another user is not affected.
+    const other = await openSse(`${app.url}/api/events?token=${dave.token}`);
+    expect(other.status).toBe(200);
+    other.close();
+    feeds.pop()?.close();
+    const until = Date.now() + 2000;
+    let again = await openSse(`${app.url}/api/events?token=${carol.token}`);
+    while (again.status === 429 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 50));
+      again = await openSse(`${app.url}/api/events?token=${carol.token}`);
+    }
+    expect(again.status).toBe(200);
+    again.close();
+    for (const feed of feeds) feed.close();
+  });
 
   test('each user hears their own new matches within a second of the commit, and only theirs', async () => {
     const alice = await signedInUser('livewire');

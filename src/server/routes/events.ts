@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
+import { RateLimitedError } from '../../core/errors.ts';
 import { matchSchema } from '../../shared/match.ts';
 import { createApiRouter, errorResponses, signedIn } from '../http/api-router.ts';
 import type { LiveMatches } from '../live/live-matches.ts';
@@ -46,49 +47,73 @@ export type EventRoutesOptions = {
   heartbeatMs?: number;
 };
 
+/**
+ * Live streams one user may hold open in this process: a tab each, and then some. Each holds a
+ * connection and a subscription; without a cap one account could hold them by the thousand.
+ */
+export const MAX_STREAMS_PER_USER = 10;
+
 export function createEventRoutes(options: EventRoutesOptions) {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const app = createApiRouter();
+  const open = new Map<string, number>();
   app.openapi(eventsRoute, (c) => {
     const { claims } = c.get('auth');
+    const streams = open.get(claims.sub) ?? 0;
+    if (streams >= MAX_STREAMS_PER_USER) {
+      throw new RateLimitedError(
+        `Too many live connections (${MAX_STREAMS_PER_USER} at most). Close another tab, or try again in a minute.`,
+        60,
+      );
+    }
+    open.set(claims.sub, streams + 1);
+    const release = () => {
+      const left = (open.get(claims.sub) ?? 1) - 1;
+      if (left > 0) open.set(claims.sub, left);
+      else open.delete(claims.sub);
+    };
     c.header('Cache-Control', 'no-store');
     // Tell nginx-like proxies not to buffer the stream.
     c.header('X-Accel-Buffering', 'no');
     return streamSSE(c, async (stream) => {
-      let finish = () => {};
-      const finished = new Promise<void>((resolve) => {
-        finish = resolve;
-      });
-      let writes = Promise.resolve();
-      const send = (write: () => Promise<unknown>) => {
-        writes = writes.then(write).then(
-          () => {},
-          () => finish(),
+      try {
+        let finish = () => {};
+        const finished = new Promise<void>((resolve) => {
+          finish = resolve;
+        });
+        let writes = Promise.resolve();
+        const send = (write: () => Promise<unknown>) => {
+          writes = writes.then(write).then(
+            () => {},
+            () => finish(),
+          );
+        };
+        stream.onAbort(() => finish());
+        await stream.writeSSE({
+          event: 'ready',
+          data: JSON.stringify({ expiresAt: new Date(claims.expiresAt * 1000).toISOString() }),
+          retry: 3000,
+        });
+        const stop = options.live.subscribe(claims.sub, (match) => {
+          const data = JSON.stringify(matchSchema.parse(match));
+          send(() => stream.writeSSE({ event: 'match', id: match.id, data }));
+        });
+        const heartbeat = setInterval(() => send(() => stream.write(': ping\n\n')), heartbeatMs);
+        const expiry = setTimeout(
+          () => {
+            send(() => stream.writeSSE({ event: 'expired', data: '{}' }));
+            send(async () => finish());
+          },
+          Math.max(0, claims.expiresAt * 1000 - Date.now()),
         );
-      };
-      stream.onAbort(() => finish());
-      await stream.writeSSE({
-        event: 'ready',
-        data: JSON.stringify({ expiresAt: new Date(claims.expiresAt * 1000).toISOString() }),
-        retry: 3000,
-      });
-      const stop = options.live.subscribe(claims.sub, (match) => {
-        const data = JSON.stringify(matchSchema.parse(match));
-        send(() => stream.writeSSE({ event: 'match', id: match.id, data }));
-      });
-      const heartbeat = setInterval(() => send(() => stream.write(': ping\n\n')), heartbeatMs);
-      const expiry = setTimeout(
-        () => {
-          send(() => stream.writeSSE({ event: 'expired', data: '{}' }));
-          send(async () => finish());
-        },
-        Math.max(0, claims.expiresAt * 1000 - Date.now()),
-      );
-      await finished;
-      stop();
-      clearInterval(heartbeat);
-      clearTimeout(expiry);
-      await writes;
+        await finished;
+        stop();
+        clearInterval(heartbeat);
+        clearTimeout(expiry);
+        await writes;
+      } finally {
+        release();
+      }
     });
   });
   return app;

@@ -2,6 +2,7 @@ import { gt, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { monitorChanges, monitors } from '../db/schema/monitors.ts';
 import type { MonitorIndex } from '../matcher/monitor-index.ts';
+import { indexSources } from './load-monitor-index.ts';
 import type { PipelineLogger } from './logger.ts';
 
 /**
@@ -71,8 +72,8 @@ export class MonitorFollower {
         continue;
       }
       try {
-        if (index.has(id)) index.update(id, row.query, { sources: row.sources as never });
-        else index.add(id, row.query, { sources: row.sources as never });
+        if (index.has(id)) index.update(id, row.query, indexSources(row.sources));
+        else index.add(id, row.query, indexSources(row.sources));
       } catch (error) {
         // A query the parser no longer accepts: the monitor matches nothing rather than stop the worker.
         index.remove(id);

@@ -3,6 +3,7 @@ import type { Database } from '../db/client.ts';
 import { monitors } from '../db/schema/monitors.ts';
 import { createMonitorIndex, type MonitorIndex } from '../matcher/monitor-index.ts';
 import { parseQuery } from '../matcher/query-parser.ts';
+import { isSourceName, SOURCE_NAMES, type SourceName } from '../shared/sources.ts';
 
 /**
  * Builds the index of every active (not paused) monitor of one shard with the engine's bulk
@@ -17,7 +18,11 @@ export async function loadMonitorIndex(
     .select({ id: monitors.id, query: monitors.query, sources: monitors.sources })
     .from(monitors)
     .where(eq(monitors.paused, false));
-  const entries = rows.map((row) => ({ id: row.id, query: row.query, sources: row.sources }));
+  const entries = rows.map((row) => ({
+    id: row.id,
+    query: row.query,
+    ...indexSources(row.sources),
+  }));
   const index = createMonitorIndex(shard ? { shard } : {});
   try {
     index.addMany(entries);
@@ -37,4 +42,15 @@ function parses(query: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A monitor's sources as the index takes them: none when it watches every source. Items only
+ * come from those sources, so the two match the same; but a query without a source filter can
+ * hang off its word directly, the engine's fastest path.
+ */
+export function indexSources(sources: readonly string[]): { sources?: SourceName[] } {
+  const watched = new Set(sources);
+  if (SOURCE_NAMES.every((name) => watched.has(name))) return {};
+  return { sources: sources.filter((name): name is SourceName => isSourceName(name)) };
 }

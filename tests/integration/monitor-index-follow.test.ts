@@ -113,3 +113,27 @@ test('create, edit, pause, resume and delete each reach the index within a secon
   await aSecond();
   expect(await matchedBy(await post('zebra crossing again'))).toEqual([crossing]);
 });
+
+test('a change of sources reaches the index: one site, then every site, then another one', async () => {
+  const [watcher] = await handle.db
+    .insert(monitors)
+    .values({ userId: USER, query: 'pangolin', sources: ['reddit'] })
+    .returning();
+  const id = watcher?.id as string;
+  await aSecond();
+  expect(await matchedBy(await post('A pangolin on Hacker News'))).toEqual([]);
+
+  await handle.db
+    .update(monitors)
+    .set({ sources: ['hackernews', 'reddit', 'lobsters'] })
+    .where(eq(monitors.id, id));
+  await aSecond();
+  expect(await matchedBy(await post('Another pangolin'))).toEqual([id]);
+
+  await handle.db
+    .update(monitors)
+    .set({ sources: ['lobsters'] })
+    .where(eq(monitors.id, id));
+  await aSecond();
+  expect(await matchedBy(await post('A third pangolin'))).toEqual([]);
+});

@@ -1,7 +1,8 @@
 // The bulk build (`addMany`) of this checkout's engine against another commit's, each build in a
 // fresh process (so neither inherits the other's heap), old and new in alternation, which goes
-// first alternating too. Prints every run (CPU and wall seconds of the call), both medians and
-// the median of the pairs' CPU ratios (new ÷ old), then the load average.
+// first alternating too. Prints every run (CPU seconds of the call for the whole process and for
+// its main thread alone, the rest being the garbage collector's helpers; wall seconds), the
+// medians, the median of the pairs' CPU ratios (new ÷ old) and the load average.
 //   git worktree add --detach /tmp/earshot-base <commit>   (and link its node_modules)
 //   nice -n 19 node --expose-gc bench/matcher-build.ts --baseline /tmp/earshot-base --monitors 1000000
 // With --engine <checkout> it builds once with that checkout's engine and prints one JSON line.
@@ -23,7 +24,10 @@ const { values } = parseArgs({
 });
 
 interface Run {
+  /** CPU time of the whole process: the main thread and the garbage collector's helpers. */
   readonly cpuSeconds: number;
+  /** CPU time of the main thread alone. */
+  readonly mainCpuSeconds: number;
   readonly wallSeconds: number;
   readonly kept: number;
 }
@@ -46,11 +50,18 @@ async function buildOnce(checkout: string, count: number): Promise<Run> {
   globalThis.gc?.();
   const index = engine.createMonitorIndex();
   const cpu = process.cpuUsage();
+  const mainCpu = process.threadCpuUsage();
   const start = performance.now();
   const kept = index.addMany(monitors);
   const wallSeconds = (performance.now() - start) / 1000;
+  const mainUsed = process.threadCpuUsage(mainCpu);
   const used = process.cpuUsage(cpu);
-  return { cpuSeconds: (used.user + used.system) / 1e6, wallSeconds, kept };
+  return {
+    cpuSeconds: (used.user + used.system) / 1e6,
+    mainCpuSeconds: (mainUsed.user + mainUsed.system) / 1e6,
+    wallSeconds,
+    kept,
+  };
 }
 
 function spawnBuild(checkout: string, count: number): Run {
@@ -83,8 +94,10 @@ if (values.engine !== undefined) {
   }
   const summary = (runs: readonly Run[]) => ({
     cpu: runs.map((run) => round(run.cpuSeconds)),
+    mainCpu: runs.map((run) => round(run.mainCpuSeconds)),
     wall: runs.map((run) => round(run.wallSeconds)),
     cpuMedian: round(median(runs.map((run) => run.cpuSeconds))),
+    mainCpuMedian: round(median(runs.map((run) => run.mainCpuSeconds))),
     wallMedian: round(median(runs.map((run) => run.wallSeconds))),
   });
   process.stdout.write(

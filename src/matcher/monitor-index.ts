@@ -307,15 +307,16 @@ export class MonitorIndex {
    * each monitor as it is asked for keeps no more than one query tree alive at a time.
    */
   addMany(monitors: readonly MonitorEntry[] | Iterable<MonitorEntry>): number {
+    this.bulkQueries = new BulkQueries();
     if (Array.isArray(monitors)) {
       this.monitors.reserve(monitors.length);
       this.monitorInfo = grownInt32(this.monitorInfo, 2 * (this.nextMonitor + monitors.length));
       // At most one query per monitor; `relayout` trims what is left unused.
       this.records = grownInt32(this.records, REC * (this.nextQuery + monitors.length));
       this.programs.reserve(monitors.length);
+      this.bulkQueries.reserve(monitors.length);
     }
     let kept = 0;
-    this.bulkQueries = new BulkQueries();
     try {
       if (Array.isArray(monitors)) {
         const list: readonly MonitorEntry[] = monitors;

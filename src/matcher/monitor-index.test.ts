@@ -320,6 +320,56 @@ describe('MonitorIndex lifecycle', () => {
     expect(ids('lobsters').sort()).toEqual(['a', 'b']);
   });
 
+  it('shares the compiled query of a text within a bulk load, sources apart', () => {
+    const index = createMonitorIndex();
+    const entries = Array.from({ length: 300 }, (_, i) => ({
+      id: `m${i}`,
+      query: i % 3 === 0 ? 'rust -game' : 'rust',
+      ...(i % 5 === 0 ? { sources: ['hackernews' as const] } : {}),
+    }));
+    expect(index.addMany(entries)).toBe(300);
+    // rust, rust -game, and each on Hacker News only.
+    expect(index.stats().queries).toBe(4);
+    const ids = (item: MatchableItem) => matchedIds(index, item)();
+    const expected = (source: string, game: boolean) =>
+      entries
+        .filter((e, i) => (e.sources === undefined || source === 'hackernews') && (!game || i % 3))
+        .map((e) => e.id)
+        .sort();
+    expect(ids(post('rust news', '', { source: 'reddit' }))).toEqual(expected('reddit', false));
+    expect(ids(post('rust game', '', { source: 'hackernews' }))).toEqual(
+      expected('hackernews', true),
+    );
+  });
+
+  it('compiles a text again in a bulk load after its query was dropped during it', () => {
+    const index = createMonitorIndex();
+    function* entries() {
+      yield { id: 'a', query: 'rust -game' };
+      index.remove('a');
+      index.add('b', 'golang'); // may take the dropped query's number
+      yield { id: 'c', query: 'rust -game' };
+    }
+    expect(index.addMany(entries())).toBe(2);
+    expect(matchedIds(index, post('rust'))()).toEqual(['c']);
+    expect(matchedIds(index, post('golang'))()).toEqual(['b']);
+    expect(matchedIds(index, post('rust game'))()).toEqual([]);
+  });
+
+  it('adds a bulk load in order, stopping at a bad query or a repeated id', () => {
+    const ids = Array.from({ length: 400 }, (_, i) => `m${i}`);
+    const bad = createMonitorIndex();
+    const withBadQuery = ids.map((id, i) => ({ id, query: i === 250 ? 'rust (' : 'rust' }));
+    expect(() => bad.addMany(withBadQuery)).toThrow();
+    expect(bad.size).toBe(250);
+    expect(bad.has('m249') && !bad.has('m250') && !bad.has('m251')).toBe(true);
+    const repeated = createMonitorIndex();
+    const withRepeat = ids.map((id, i) => ({ id: i === 300 ? 'm7' : id, query: 'go' }));
+    expect(() => repeated.addMany(withRepeat)).toThrow(/already/);
+    expect(repeated.size).toBe(300);
+    expect(repeated.match(post('go')).length).toBe(300);
+  });
+
   it('partitions monitors into shards by a stable hash of the id', () => {
     const shards = [0, 1, 2].map((index) => createMonitorIndex({ shard: { index, count: 3 } }));
     const ids = Array.from(
@@ -640,7 +690,7 @@ describe('MonitorIndex equals the reference scan', () => {
   it('the same after a bulk load (addMany) and then random changes', () => {
     const operation = fc.tuple(
       fc.constantFrom('add', 'update', 'remove'),
-      fc.integer({ min: 0, max: 30 }),
+      fc.integer({ min: 0, max: 42 }),
       query,
     );
     fc.assert(
@@ -652,9 +702,11 @@ describe('MonitorIndex equals the reference scan', () => {
           const index = createMonitorIndex();
           const live = new Map<string, QueryNode>();
           const sources = (n: number) => (n % 5 === 4 ? { sources: ['reddit' as const] } : {});
-          const entries = initial.map((q, n) => ({ id: `m${n}`, query: q, ...sources(n) }));
+          // Texts repeat (the bulk load compiles a text once), some of them with other sources.
+          const texts = [...initial, ...initial.slice(0, 12)];
+          const entries = texts.map((q, n) => ({ id: `m${n}`, query: q, ...sources(n) }));
           expect(index.addMany(entries)).toBe(entries.length);
-          for (const [n, q] of initial.entries()) live.set(`m${n}`, parseQuery(q));
+          for (const [n, q] of texts.entries()) live.set(`m${n}`, parseQuery(q));
           for (const [op, n, q] of operations) {
             const id = `m${n}`;
             if (op === 'remove') {

@@ -1,4 +1,5 @@
 import { type Anchor, chooseAnchors, chooseGuard } from './anchors.ts';
+import { BulkQueries } from './bulk-queries.ts';
 import {
   ALL_FIELDS,
   authorKey,
@@ -43,6 +44,7 @@ import {
   TERM,
 } from './records.ts';
 import { StringTable } from './string-table.ts';
+import { hashWord } from './text.ts';
 import { Verifier } from './verify.ts';
 import { Vocabulary } from './vocabulary.ts';
 
@@ -109,10 +111,21 @@ export function createMonitorIndex(options: MonitorIndexOptions = {}): MonitorIn
   return new MonitorIndex(options);
 }
 
+/** Monitors of an array that `addMany` hashes and reads ahead at a time (`addBatch`). */
+const BATCH = 128;
+
 function hashInts(values: readonly number[]): number {
   let hash = 0x811c9dc5;
   for (const value of values) hash = Math.imul(hash ^ value, 0x01000193);
   return hash;
+}
+
+/** 0–7: the SOURCE_BITS mask of a monitor's sources; 8: none given (every source, no check). */
+function sourcesVariant(sources: readonly Source[] | undefined): number {
+  if (sources === undefined) return 8;
+  let mask = 0;
+  for (const source of sources) mask |= SOURCE_BITS[source];
+  return mask;
 }
 
 function anchorKey(anchor: Anchor): string {
@@ -190,6 +203,16 @@ export class MonitorIndex {
   private readonly internedIds: number[] = [];
   private internedCount = 0;
 
+  // While `addMany` runs: the query each query text was compiled to, one map per choice of
+  // sources (`sourcesVariant`), so a text that many monitors share ("openai") is parsed and
+  // compiled once. Emptied whenever a query is dropped or renumbered, as the ids would go stale.
+  private bulkQueries: BulkQueries | null = null;
+  // `addBatch`'s hashes of a batch's ids and texts, and what it read ahead, kept so that the
+  // reads are not optimised away.
+  private readonly batchIdHashes = new Int32Array(BATCH);
+  private readonly batchTextHashes = new Int32Array(BATCH);
+  private peeked = 0;
+
   private readonly interner: Interner = {
     term: (key) => {
       const id = this.terms.intern(key);
@@ -251,10 +274,23 @@ export class MonitorIndex {
    * that does not parse, and an Error when the id is already in the index.
    */
   add(id: string, query: string | QueryNode, options: MonitorOptions = {}): boolean {
-    if (!this.owns(id)) return false;
-    const monitor = this.claimMonitor(id);
+    return this.addHashed(id, hashWord(id), query, options);
+  }
+
+  /** `add`, with the id's `hashWord` (and the text's `BulkQueries.hash`) computed already. */
+  private addHashed(
+    id: string,
+    idHash: number,
+    query: string | QueryNode,
+    options: MonitorOptions,
+    textHash?: number,
+  ): boolean {
+    // `hashWord` is the FNV-1a of `shardOf`: the id is hashed once for both.
+    const shard = this.shard;
+    if (shard !== undefined && (idHash >>> 0) % shard.count !== shard.index) return false;
+    const monitor = this.claimMonitor(id, idHash);
     try {
-      this.addMember(this.queryOf(query, options), id, monitor);
+      this.addMember(this.queryOf(query, options, textHash), id, monitor);
     } catch (error) {
       this.releaseMonitor(monitor);
       throw error;
@@ -271,20 +307,69 @@ export class MonitorIndex {
    * each monitor as it is asked for keeps no more than one query tree alive at a time.
    */
   addMany(monitors: readonly MonitorEntry[] | Iterable<MonitorEntry>): number {
+    this.bulkQueries = new BulkQueries();
     if (Array.isArray(monitors)) {
       this.monitors.reserve(monitors.length);
       this.monitorInfo = grownInt32(this.monitorInfo, 2 * (this.nextMonitor + monitors.length));
       // At most one query per monitor; `relayout` trims what is left unused.
       this.records = grownInt32(this.records, REC * (this.nextQuery + monitors.length));
       this.programs.reserve(monitors.length);
+      this.bulkQueries.reserve(monitors.length);
     }
     let kept = 0;
     try {
-      for (const monitor of monitors) {
-        if (this.add(monitor.id, monitor.query, monitor)) kept++;
+      if (Array.isArray(monitors)) {
+        const list: readonly MonitorEntry[] = monitors;
+        for (let start = 0; start < list.length; start += BATCH) {
+          kept += this.addBatch(list, start, Math.min(list.length, start + BATCH));
+        }
+      } else {
+        for (const monitor of monitors) {
+          if (this.add(monitor.id, monitor.query, monitor)) kept++;
+        }
       }
     } finally {
+      this.bulkQueries = null;
       this.relayout();
+    }
+    return kept;
+  }
+
+  /**
+   * Adds `monitors[start, end)` as `add` does. Each add misses the cache on the id table and on
+   * the table of query texts, one miss after another, as there is too much work between them for
+   * the processor to run ahead. So the batch's ids and texts are hashed first, and the buckets
+   * (and what a matching bucket leads to) read in one short loop, whose loads do not wait on each
+   * other: their misses overlap, and the adds then find the lines in cache. A generator is not
+   * read ahead so, as it may depend on the monitors before being added (the CLI checks ids).
+   */
+  private addBatch(monitors: readonly MonitorEntry[], start: number, end: number): number {
+    const count = end - start;
+    const idHashes = this.batchIdHashes;
+    const textHashes = this.batchTextHashes;
+    for (let i = 0; i < count; i++) {
+      const monitor = monitors[start + i]!;
+      idHashes[i] = hashWord(monitor.id);
+      const { query } = monitor;
+      textHashes[i] =
+        typeof query === 'string' ? BulkQueries.hash(query, sourcesVariant(monitor.sources)) : 0;
+    }
+    const ids = this.monitors.index;
+    const bulk = this.bulkQueries!;
+    const records = this.records;
+    let peeked = 0;
+    for (let i = 0; i < count; i++) {
+      peeked ^= ids.peek(idHashes[i]!);
+      const query = bulk.peek(textHashes[i]!);
+      if (query >= 0) peeked ^= records[REC * query + R_COUNT]!;
+    }
+    this.peeked ^= peeked;
+    let kept = 0;
+    for (let i = 0; i < count; i++) {
+      const monitor = monitors[start + i]!;
+      const { query } = monitor;
+      const textHash = typeof query === 'string' ? textHashes[i] : undefined;
+      if (this.addHashed(monitor.id, idHashes[i]!, query, monitor, textHash)) kept++;
     }
     return kept;
   }
@@ -399,17 +484,30 @@ export class MonitorIndex {
   }
 
   /** The compiled query for `query` (parsed if a string), created if new; one reference taken. */
-  private queryOf(query: string | QueryNode, options: MonitorOptions): number {
-    return this.findOrCreateQuery(
-      typeof query === 'string' ? parseQuery(query) : query,
-      options.sources,
-    );
+  private queryOf(query: string | QueryNode, options: MonitorOptions, textHash?: number): number {
+    if (typeof query !== 'string') return this.findOrCreateQuery(query, options.sources);
+    const bulk = this.bulkQueries;
+    if (bulk === null) return this.findOrCreateQuery(parseQuery(query), options.sources);
+    // The same text and sources compile to the same program, which `findOrCreateQuery` would
+    // find again (taking no reference), so the query compiled last time is the answer.
+    const variant = sourcesVariant(options.sources);
+    const hash = textHash ?? BulkQueries.hash(query, variant);
+    const compiled = bulk.get(query, variant, hash);
+    if (compiled >= 0) return compiled;
+    const created = this.findOrCreateQuery(parseQuery(query), options.sources);
+    bulk.set(query, variant, hash, created);
+    return created;
+  }
+
+  /** Forgets the texts compiled during a bulk load (a query was dropped or renumbered). */
+  private forgetBulkQueries(): void {
+    if (this.bulkQueries !== null) this.bulkQueries = new BulkQueries();
   }
 
   /** A monitor slot holding `id`; throws when the id is already in the index. */
-  private claimMonitor(id: string): number {
+  private claimMonitor(id: string, hash = hashWord(id)): number {
     const monitor = this.freeMonitors.pop() ?? this.nextMonitor++;
-    if (!this.monitors.insertNew(monitor, id)) {
+    if (!this.monitors.insertNew(monitor, id, hash)) {
       this.freeMonitors.push(monitor);
       throw new Error(`Monitor ${id} is already in the index.`);
     }
@@ -555,6 +653,7 @@ export class MonitorIndex {
    * place.
    */
   private relayout(): void {
+    this.forgetBulkQueries();
     const limit = this.nextQuery;
     const newId = new Int32Array(limit).fill(-1);
     const order = new Int32Array(this.queryCount);
@@ -674,6 +773,7 @@ export class MonitorIndex {
     records.fill(0, base, base + REC);
     this.freeQueries.push(query);
     this.queryCount--;
+    this.forgetBulkQueries();
   }
 
   /** Writes `key` into the term record of `id` when it is short plain ASCII (see TERM). */

@@ -49,6 +49,14 @@ export class OpenHashIndex {
     this.ensureIds(this.hashes.length + count);
   }
 
+  /**
+   * The first bucket a probe for `hash` reads, read now: a batch of inserts reads theirs ahead in
+   * one loop, so their cache misses overlap. Returns the id there, for the caller to keep.
+   */
+  peek(hash: number): number {
+    return this.buckets[2 * (hash & this.mask)]!;
+  }
+
   insert(id: number, hash: number): void {
     this.prepareInsert();
     this.ensureIds(id + 1);

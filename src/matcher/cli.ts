@@ -23,7 +23,7 @@ import {
   type MonitorMatch,
   shardOf,
 } from './monitor-index.ts';
-import { type BreadthProblem, checkQueryBreadth } from './query-check.ts';
+import { checkQueryBreadth } from './query-check.ts';
 import { parseQuery, QuerySyntaxError } from './query-parser.ts';
 
 const USAGE = 'usage: npm run --silent match -- --monitors <monitors.jsonl> --items <items.jsonl>';
@@ -224,43 +224,37 @@ interface MonitorFile {
 
 /**
  * The shard's monitors of a file, checked line by line as they are read, so the bulk load
- * consumes each before the next is read. Every line is read as JSON (a bad line stops every
- * shard); each distinct query text is parsed once, and only by the line's shard. A line's
+ * consumes each before the next is parsed and its query tree dies young. Every line is read as
+ * JSON (a bad line stops every shard); the query is parsed only by the line's shard. A line's
  * warnings are kept once it is in (the load asks for the next): a repeated id, found by the
  * index, stops the load first, as it did when ids were checked before queries.
  */
 function* readMonitors(source: MonitorFile, index: MonitorIndex): Generator<MonitorEntry> {
   const { file, ids, lines } = source;
   const reader = new LineReader(file);
-  // The breadth problems of each query text already parsed: many monitors share a text, and
-  // handing the index the text (not a tree) lets it compile each text once.
-  const checked = new Map<string, readonly BreadthProblem[]>();
   try {
     for (let text = reader.next(); text !== null; text = reader.next()) {
       if (text.trim() === '') continue;
       const line = reader.line;
       const monitor = parseLine(file, line, text, monitorSchema, isMonitorLine);
       if (shardOf(monitor.id, source.count) !== source.shard) continue;
-      let problems = checked.get(monitor.query);
-      if (problems === undefined) {
-        try {
-          problems = checkQueryBreadth(parseQuery(monitor.query));
-        } catch (error) {
-          if (!(error instanceof QuerySyntaxError)) throw error;
-          if (index.has(monitor.id)) duplicate(file, line, monitor.id);
-          fail(
-            file,
-            line,
-            `the query ${JSON.stringify(monitor.query)} does not parse: ${error.message} (at character ${error.position + 1})`,
-          );
-        }
-        checked.set(monitor.query, problems);
+      let query: ReturnType<typeof parseQuery>;
+      try {
+        query = parseQuery(monitor.query);
+      } catch (error) {
+        if (!(error instanceof QuerySyntaxError)) throw error;
+        if (index.has(monitor.id)) duplicate(file, line, monitor.id);
+        fail(
+          file,
+          line,
+          `the query ${JSON.stringify(monitor.query)} does not parse: ${error.message} (at character ${error.position + 1})`,
+        );
       }
       source.current = { id: monitor.id, line };
-      yield { id: monitor.id, query: monitor.query };
+      yield { id: monitor.id, query };
       ids.push(monitor.id);
       lines.push(line);
-      for (const problem of problems) {
+      for (const problem of checkQueryBreadth(query)) {
         source.warnings.push([
           line,
           `${basename(file)} line ${line}: warning: ${problem.message}\n`,

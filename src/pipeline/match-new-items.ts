@@ -79,9 +79,11 @@ export async function matchNewItems(
 
     for (let start = 0; start < hits.length; start += ROWS_PER_INSERT) {
       const chunk = hits.slice(start, start + ROWS_PER_INSERT);
-      const byKey = new Map(chunk.map((hit) => [`${hit.monitorId} ${hit.item.id}`, hit]));
+      const byKey = new Map(
+        chunk.map((hit) => [`${hit.monitorId} ${hit.item.source} ${hit.item.externalId}`, hit]),
+      );
       for (const inserted of await insertMatches(tx, chunk)) {
-        const hit = byKey.get(`${inserted.monitor_id} ${inserted.item_id}`);
+        const hit = byKey.get(`${inserted.monitor_id} ${inserted.source} ${inserted.external_id}`);
         if (!hit) continue;
         announced.push({
           userId: inserted.user_id,
@@ -89,7 +91,6 @@ export async function matchNewItems(
             id: Number(inserted.id),
             userId: inserted.user_id,
             monitorId: hit.monitorId,
-            itemId: hit.item.id,
             source: hit.item.source,
             externalId: hit.item.externalId,
             kind: hit.item.kind,
@@ -142,20 +143,26 @@ async function insertMatches(
   tx: Pick<Database, 'execute'>,
   hits: readonly Hit[],
 ): Promise<
-  { id: string; user_id: string; monitor_id: string; item_id: string; matched_ms: number }[]
+  {
+    id: string;
+    user_id: string;
+    monitor_id: string;
+    source: string;
+    external_id: string;
+    matched_ms: number;
+  }[]
 > {
   const column = <T>(read: (hit: Hit) => T) => sql.param(hits.map(read));
   const result = await tx.execute(sql`
     with inserted as (
-      insert into ${matches} (user_id, monitor_id, item_id, source, external_id, kind, title,
+      insert into ${matches} (user_id, monitor_id, source, external_id, kind, title,
         snippet, highlights, url, permalink, author, community, item_created_at, search)
-      select user_id, monitor_id, item_id, source, external_id, kind, title, snippet,
+      select user_id, monitor_id, source, external_id, kind, title, snippet,
         highlights::jsonb, url, permalink, author, community, item_created_at, search::tsvector
       from (
         select r.*, (select m.user_id from ${monitors} m where m.id = r.monitor_id and not m.paused) as user_id
         from unnest(
         ${column((hit) => hit.monitorId)}::uuid[],
-        ${column((hit) => String(hit.item.id))}::bigint[],
         ${column((hit) => hit.item.source)}::text[],
         ${column((hit) => hit.item.externalId)}::text[],
         ${column((hit) => hit.item.kind)}::text[],
@@ -168,13 +175,13 @@ async function insertMatches(
         ${column((hit) => hit.item.community)}::text[],
         ${column((hit) => hit.item.createdAt.toISOString())}::timestamptz[],
         ${column((hit) => searchDocumentLiteral(hit.item.title, hit.snippet, hit.item.author, hit.item.community))}::text[]
-      ) as r(monitor_id, item_id, source, external_id, kind, title, snippet, highlights, url,
+      ) as r(monitor_id, source, external_id, kind, title, snippet, highlights, url,
         permalink, author, community, item_created_at, search)
       ) as hit
       -- A lookup by key for each row: a join would read every monitor into a hash first.
       where user_id is not null
       on conflict (monitor_id, source, external_id) do nothing
-      returning id, user_id, monitor_id, item_id, matched_at
+      returning id, user_id, monitor_id, source, external_id, matched_at
     ),
     counted as (
       update ${monitors} set match_count = ${monitors.matchCount} + c.n, last_match_at = c.at
@@ -182,7 +189,7 @@ async function insertMatches(
       where ${monitors.id} = c.monitor_id
     )
     select id::text as id, user_id::text as user_id, monitor_id::text as monitor_id,
-      item_id::text as item_id, (extract(epoch from matched_at) * 1000)::float8 as matched_ms
+      source, external_id, (extract(epoch from matched_at) * 1000)::float8 as matched_ms
     from inserted`);
   return rowsOf(result);
 }

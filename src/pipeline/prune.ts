@@ -15,8 +15,8 @@ export type PruneOptions = {
 };
 
 /**
- * Deletes items older than the retention (matches keep their own copy of what they show; their
- * `item_id` becomes null) and old monitor_changes rows, a small batch per statement. Returns the
+ * Deletes items older than the retention (matches keep their own copy of what they show) and old
+ * monitor_changes rows, a small batch per statement. Returns the
  * rows deleted.
  */
 export async function pruneOnce(

@@ -35,7 +35,6 @@ describe('test data factories', () => {
     expect(match).toMatchObject({
       userId: a.id,
       monitorId: first.id,
-      itemId: x.id,
       externalId: x.externalId,
       readAt: null,
     });

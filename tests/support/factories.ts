@@ -98,7 +98,6 @@ export async function createMatch(
   const values = {
     userId: monitor.userId,
     monitorId: monitor.id,
-    itemId: item.id,
     source: item.source,
     externalId: item.externalId,
     kind: item.kind,

@@ -9,7 +9,6 @@ export const matchColumns = {
   id: matches.id,
   userId: matches.userId,
   monitorId: matches.monitorId,
-  itemId: matches.itemId,
   source: matches.source,
   externalId: matches.externalId,
   kind: matches.kind,

@@ -12,9 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { SourceName } from '../../shared/sources.ts';
-import { items } from './items.ts';
 import { monitors } from './monitors.ts';
-import { users } from './users.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
@@ -22,23 +20,20 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 /**
  * One item found by one monitor (docs/product.md, "Matches and alerts"), stored once per
  * `(monitor, source, external id)`. It carries everything the feed and the emails show, so it
- * outlives the item (items are pruned after ITEM_RETENTION_DAYS; `item_id` then becomes null).
- * `user_id` is the monitor's owner, kept here so every feed query is scoped by one indexed column.
+ * outlives the item (items are pruned after ITEM_RETENTION_DAYS) and names it by `(source,
+ * external id)` only: a key to the item would cost every insert a check and every prune an update.
+ * `user_id` is the monitor's owner, kept here so every feed query is scoped by one indexed column;
+ * it needs no key of its own, as the monitor's cascades from the user's.
  * `highlights` are `[start, end)` offsets into `snippet`.
  */
 export const matches = pgTable(
   'matches',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull(),
     monitorId: uuid('monitor_id')
       .notNull()
       .references(() => monitors.id, { onDelete: 'cascade' }),
-    itemId: bigint('item_id', { mode: 'number' }).references(() => items.id, {
-      onDelete: 'set null',
-    }),
     source: text('source').$type<SourceName>().notNull(),
     externalId: text('external_id').notNull(),
     kind: text('kind', { enum: ['post', 'comment'] }).notNull(),
@@ -66,8 +61,6 @@ export const matches = pgTable(
     uniqueIndex('matches_monitor_item_idx').on(table.monitorId, table.source, table.externalId),
     index('matches_user_id_id_idx').on(table.userId, table.id.desc()),
     index('matches_monitor_id_id_idx').on(table.monitorId, table.id.desc()),
-    // Pruning an item sets item_id to null in its matches: without this, a scan per item.
-    index('matches_item_id_idx').on(table.itemId),
     index('matches_user_unread_idx')
       .on(table.userId, table.id.desc())
       .where(sql`${table.readAt} is null`),

@@ -2,14 +2,14 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { parseConfig } from '../../src/config/env.ts';
 import type { DatabaseHandle } from '../../src/db/client.ts';
-import { rowsOf } from '../../src/db/migrate.ts';
+import { rowsOf } from '../../src/db/client.ts';
 import { monitors } from '../../src/db/schema/monitors.ts';
 import { users } from '../../src/db/schema/users.ts';
 import { silentLogger } from '../../src/pipeline/logger.ts';
 import { MatchEvents } from '../../src/pipeline/match-events.ts';
 import { storeItems } from '../../src/pipeline/store-items.ts';
 import { startWorker, type Worker } from '../../src/pipeline/worker.ts';
-import type { NormalisedItem } from '../../src/sources/normalised-item.ts';
+import { testItem } from '../support/feed.ts';
 import { waitFor } from '../support/ingest-harness.ts';
 import { createTestDatabase } from '../support/test-database.ts';
 
@@ -45,19 +45,7 @@ afterAll(async () => {
 
 async function post(title: string): Promise<string> {
   const externalId = String(next++);
-  const item: NormalisedItem = {
-    source: 'hackernews',
-    externalId,
-    kind: 'post',
-    title,
-    body: '',
-    url: null,
-    permalink: `https://news.ycombinator.com/item?id=${externalId}`,
-    author: null,
-    community: null,
-    parentExternalId: null,
-    createdAt: new Date().toISOString(),
-  };
+  const item = testItem({ externalId, title, createdAt: new Date().toISOString() });
   await storeItems(handle.db, { source: 'hackernews', items: [item] });
   return externalId;
 }

@@ -30,7 +30,7 @@ import { Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { parseConfig } from '../src/config/env.ts';
-import { openDatabase } from '../src/db/client.ts';
+import { openDatabase, rowsOf } from '../src/db/client.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 import { itemSearchDocumentSql, matchSearchDocumentSql } from '../src/db/search-text.ts';
 import { createMailer } from '../src/delivery/mailer.ts';
@@ -472,11 +472,6 @@ async function signIn(baseUrl: string, clientId: string, email: string): Promise
 async function userOf(baseUrl: string, token: string): Promise<string> {
   const response = await fetch(`${baseUrl}/api/user`, { headers: { Authorization: token } });
   return ((await response.json()) as { id: string }).id;
-}
-
-/** The rows of a raw query (both drivers answer `{ rows }`). */
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
 }
 
 function fmt(ms: number): string {

@@ -4,7 +4,7 @@ import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import type { DatabaseHandle } from './client.ts';
+import { type DatabaseHandle, rowsOf } from './client.ts';
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
 
@@ -47,12 +47,4 @@ async function countApplied(handle: DatabaseHandle): Promise<number> {
   } catch {
     return 0;
   }
-}
-
-/** node-postgres returns `{ rows }`, PGlite returns `{ rows }` too; the type differs per driver. */
-export function rowsOf<T>(result: unknown): T[] {
-  if (result && typeof result === 'object' && 'rows' in result && Array.isArray(result.rows)) {
-    return result.rows as T[];
-  }
-  return [];
 }

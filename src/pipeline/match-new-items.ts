@@ -1,7 +1,7 @@
 import { asc, eq, gt, sql } from 'drizzle-orm';
 import { toMatch } from '../core/matches/to-match.ts';
 import type { Database } from '../db/client.ts';
-import { rowsOf } from '../db/migrate.ts';
+import { rowsOf } from '../db/client.ts';
 import { type ItemRow, itemColumns, items, matchCursors } from '../db/schema/items.ts';
 import { matches } from '../db/schema/matches.ts';
 import { monitors } from '../db/schema/monitors.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { rowsOf } from '../db/migrate.ts';
+import { rowsOf } from '../db/client.ts';
 import { sleep } from '../sources/http/http-client.ts';
 import type { PipelineLogger } from './logger.ts';
 

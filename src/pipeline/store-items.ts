@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { rowsOf } from '../db/migrate.ts';
+import { rowsOf } from '../db/client.ts';
 import { items, sourceCursors } from '../db/schema/items.ts';
 import { searchDocumentLiteral } from '../db/search-text.ts';
 import type { SourceName } from '../shared/sources.ts';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.ts';
-import { rowsOf } from '../../src/db/migrate.ts';
+import { rowsOf } from '../../src/db/client.ts';
 import {
   type ReplayServer,
   type ReplayStream,

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { rowsOf } from '../../src/db/migrate.ts';
+import { rowsOf } from '../../src/db/client.ts';
 import { monitors } from '../../src/db/schema/monitors.ts';
 import { users } from '../../src/db/schema/users.ts';
 import { type ReplayServer, startReplay } from '../../src/replay/replay-server.ts';

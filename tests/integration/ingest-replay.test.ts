@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type DatabaseHandle, openDatabase } from '../../src/db/client.ts';
-import { migrateDatabase, rowsOf } from '../../src/db/migrate.ts';
+import { type DatabaseHandle, openDatabase, rowsOf } from '../../src/db/client.ts';
+import { migrateDatabase } from '../../src/db/migrate.ts';
 import { monitors } from '../../src/db/schema/monitors.ts';
 import { users } from '../../src/db/schema/users.ts';
 import { type ReplayServer, startReplay } from '../../src/replay/replay-server.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../src/db/client.ts';
-import { rowsOf } from '../../src/db/migrate.ts';
+import { rowsOf } from '../../src/db/client.ts';
 import { items } from '../../src/db/schema/items.ts';
 import { monitors } from '../../src/db/schema/monitors.ts';
 import { createMonitorIndex } from '../../src/matcher/monitor-index.ts';

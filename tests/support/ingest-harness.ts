@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { parseConfig } from '../../src/config/env.ts';
 import type { DatabaseHandle } from '../../src/db/client.ts';
-import { rowsOf } from '../../src/db/migrate.ts';
+import { rowsOf } from '../../src/db/client.ts';
 import { createSources } from '../../src/pipeline/create-sources.ts';
 import { ingestSource } from '../../src/pipeline/ingest-source.ts';
 import { silentLogger } from '../../src/pipeline/logger.ts';

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { rowsOf } from '../../db/migrate.ts';
+import { rowsOf } from '../../db/client.ts';
 import { matches } from '../../db/schema/matches.ts';
 import { searchLexemes, searchQueryTerm } from '../../db/search-text.ts';
 import type { ListMatchesQuery } from '../../shared/match.ts';

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import { type Database, rowsOf } from '../../db/client.ts';
 import { matches } from '../../db/schema/matches.ts';
 import { users } from '../../db/schema/users.ts';
 import type { MatchStats } from '../../shared/match.ts';
@@ -35,7 +35,6 @@ export async function matchStats(
       group by 1, 2
     ) as per_day
     order by 1, 2`);
-  const days = (rows as unknown as { rows: { date: string; monitorId: string; count: number }[] })
-    .rows;
+  const days = rowsOf<{ date: string; monitorId: string; count: number }>(rows);
   return { timezone, days: days.map((row) => ({ ...row, count: Number(row.count) })) };
 }

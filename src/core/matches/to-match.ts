@@ -1,8 +1,8 @@
 import { type MatchRow, matches } from '../../db/schema/matches.ts';
 import type { Match } from '../../shared/match.ts';
 
-/** A match row without its search vector (only the database reads it) and delivery's markers. */
-export type MatchFields = Omit<MatchRow, 'search' | 'emailPending' | 'webhookPending'>;
+/** A match row without what only the database reads (its search vector, its stored JSON) and delivery's markers. */
+export type MatchFields = Omit<MatchRow, 'search' | 'feedJson' | 'emailPending' | 'webhookPending'>;
 
 /** The columns to select for `toMatch` (everything but the search vector). */
 export const matchColumns = {

@@ -52,6 +52,13 @@ export const matches = pgTable(
      * the row by `searchDocument` (search-text.ts).
      */
     search: tsvector('search').notNull(),
+    /**
+     * The match as GET /api/matches sends it, less its id and its read flag (a JSON object in
+     * the key order of `toMatch`), written by the trigger `matches_feed_json` on insert,
+     * whatever the insert gives: the feed joins these texts instead of building each match
+     * again on every read. Nothing in it changes after the insert.
+     */
+    feedJson: text('feed_json').notNull().default(''),
     // Not yet decided on by delivery (docs/decisions/0015-delivery-outbox.md): the decider
     // clears these in the transaction that queues the email or webhook call covering the match.
     emailPending: boolean('email_pending').notNull().default(true),

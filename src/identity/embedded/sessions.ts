@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { queryRows } from '../../db/prepared.ts';
 import { idpSessions, idpUsers } from '../../db/schema/identity.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { type AccessTokenClaims, InvalidTokenError } from '../port.ts';
@@ -114,14 +115,19 @@ export async function isSessionActive(
   originJti: string | undefined,
 ): Promise<boolean> {
   if (!originJti || !UUID.test(originJti)) return false;
-  const [session] = await statements(db).sessionState.execute({ originJti });
-  return Boolean(session && !session.revokedAt);
+  const [session] = await queryRows<{ active: boolean }>(db, SESSION_STATE, [originJti]);
+  return session?.active === true;
 }
+
+// On every API request in embedded mode: planned once (queryRows), on PGlite too.
+const SESSION_STATE = {
+  name: 'idp_session_state',
+  text: 'select revoked_at is null as active from idp_sessions where origin_jti = $1',
+};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-// The two queries on the hot paths (every refresh; every API request in embedded mode), prepared
-// once per database.
+// The query on the refresh path, prepared once per database.
 const prepared = new WeakMap<Database, ReturnType<typeof prepareStatements>>();
 
 function statements(db: Database) {
@@ -156,11 +162,6 @@ function prepareStatements(db: Database) {
       .innerJoin(idpUsers, eq(idpUsers.sub, idpSessions.sub))
       .where(eq(idpSessions.refreshTokenHash, sql.placeholder('hash')))
       .prepare('idp_refresh_session'),
-    sessionState: db
-      .select({ revokedAt: idpSessions.revokedAt })
-      .from(idpSessions)
-      .where(eq(idpSessions.originJti, sql.placeholder('originJti')))
-      .prepare('idp_session_state'),
   };
 }
 

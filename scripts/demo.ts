@@ -5,7 +5,7 @@ import { loadDotEnv } from '../src/config/load-env.ts';
 import { monitors } from '../src/db/schema/monitors.ts';
 import { users } from '../src/db/schema/users.ts';
 import type { EmbeddedIdentity } from '../src/identity/embedded/create-embedded-identity.ts';
-import { startEarshot } from '../src/main.ts';
+import { startEarshot, startupMessage } from '../src/main.ts';
 import { loadReplayCorpus } from '../src/replay/corpus.ts';
 import { startReplay } from '../src/replay/replay-server.ts';
 import { ensureWebBuild } from './ensure-web-build.ts';
@@ -49,7 +49,13 @@ const config = parseConfig({
   LOBSTERS_URL: replay.url,
   LOBSTERS_POLL_SECONDS: '2',
 });
-const running = await startEarshot({ web: true, worker: true }, config);
+const running = await startEarshot({ web: true, worker: true }, config).catch(
+  async (error: unknown) => {
+    console.error(startupMessage(error));
+    await replay.close();
+    process.exit(1);
+  },
+);
 const identity = running.identity as EmbeddedIdentity;
 const { db } = running.database;
 const [existing] = await db.select().from(users).where(eq(users.email, DEMO_EMAIL));

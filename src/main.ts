@@ -140,12 +140,15 @@ export function runFromCommandLine(roles: Roles): void {
 
 if (import.meta.main) runFromCommandLine({ web: true, worker: true });
 
-function startupMessage(error: unknown): string {
+/** One line for a failure before listening: what went wrong and what to do about it. */
+export function startupMessage(error: unknown): string {
   if (error instanceof ConfigError) return error.message;
   if (error instanceof Error) {
     const code = 'code' in error ? String(error.code) : '';
-    if (code === 'EADDRINUSE')
-      return 'Cannot start: the port is already in use. Set PORT to a free port.';
+    if (code === 'EADDRINUSE') {
+      const port = 'port' in error ? ` ${String(error.port)}` : '';
+      return `Cannot start: port${port} is already in use (another Earshot, or another program). Stop it, or set PORT to a free port.`;
+    }
     if (code === 'EACCES')
       return 'Cannot start: no permission to listen on that port. Use a PORT above 1024.';
     return `Cannot start: ${error.message.split('\n')[0]}`;

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -104,5 +105,23 @@ describe('the server process', () => {
     expect(code).toBe(1);
     expect(output.trim().split('\n')).toHaveLength(1);
     expect(output).toMatch(/Cannot connect to PostgreSQL/);
+  });
+
+  test('a port already in use stops start-up with a line saying so, not a stack trace', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const { code, output } = await runAppExpectingFailure({
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      });
+      expect(code).toBe(1);
+      expect(output).toContain(`Cannot start: port ${port} is already in use`);
+      expect(output).toMatch(/set PORT to a free port/);
+      expect(output).not.toMatch(/^\s+at /m);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 });

@@ -1,10 +1,13 @@
 import { type MatchRow, matches } from '../../db/schema/matches.ts';
 import type { Match } from '../../shared/match.ts';
 
-/** A match row without what only the database reads (its search vector, its stored JSON) and delivery's markers. */
+/**
+ * A match row without what only the database reads (its search vector, its stored JSON) and
+ * without delivery's markers.
+ */
 export type MatchFields = Omit<MatchRow, 'search' | 'feedJson' | 'emailPending' | 'webhookPending'>;
 
-/** The columns to select for `toMatch` (everything but the search vector). */
+/** The columns to select for `toMatch` (the fields of `MatchFields`). */
 export const matchColumns = {
   id: matches.id,
   userId: matches.userId,

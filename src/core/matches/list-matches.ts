@@ -57,7 +57,14 @@ export async function listMatches(
   const name =
     monitorId || source || q
       ? undefined
-      : `matches_page${unread === 'true' ? '_unread' : unread === 'false' ? '_read' : ''}${cursor ? '_after' : ''}`;
+      : [
+          'matches_page',
+          unread === 'true' && 'unread',
+          unread === 'false' && 'read',
+          cursor && 'after',
+        ]
+          .filter(Boolean)
+          .join('_');
   const rows = await queryRows<{ id: string; feed_json: string; read: boolean }>(
     ctx.db,
     name ? { name, text } : { text },

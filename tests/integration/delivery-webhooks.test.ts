@@ -7,6 +7,7 @@ import {
   getMonitorWebhook,
   setMonitorWebhook,
 } from '../../src/core/webhooks/set-monitor-webhook.ts';
+import { testMonitorWebhook } from '../../src/core/webhooks/test-monitor-webhook.ts';
 import { deliveryOutbox } from '../../src/db/schema/delivery.ts';
 import type { DeliveryContext } from '../../src/delivery/delivery-context.ts';
 import { drainOutbox } from '../../src/delivery/drain-outbox.ts';
@@ -233,9 +234,15 @@ test('private, loopback and link-local addresses are refused when saved and when
     .from(deliveryOutbox)
     .where(eq(deliveryOutbox.monitorId, monitor.id));
   expect(row?.status).toBe('failed');
-  expect(row?.lastError).toMatch(
-    /localhost resolves to (127\.0\.0\.1|::1), a private, loopback or link-local address/,
-  );
+  // The error is shown to the owner (paused reason, test result): it says the address is not
+  // allowed, never what the name resolved to inside the server's network.
+  expect(row?.lastError).toBe('this address is not allowed');
+  const tested = await testMonitorWebhook(strict, { userId: user.id, monitorId: monitor.id });
+  expect(tested).toEqual({
+    delivered: false,
+    status: null,
+    error: 'The webhook could not be reached: this address is not allowed.',
+  });
   expect(receiver.calls).toHaveLength(0);
 });
 

@@ -2,11 +2,11 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import {
-  ForbiddenWebhookAddressError,
-  guardedLookup,
-  isForbiddenAddress,
-  webhookUrlProblem,
-} from './webhook-address.ts';
+  ForbiddenAddressError,
+  isPublicAddress,
+  publicOnlyLookup,
+} from '../../platform/public-address.ts';
+import { webhookUrlProblem } from './webhook-address.ts';
 
 export type WebhookResponse = { status: number };
 
@@ -23,14 +23,12 @@ export function postWebhook(input: {
   allowPrivate: boolean;
 }): Promise<WebhookResponse> {
   const problem = webhookUrlProblem(input.url, input.allowPrivate);
-  if (problem) return Promise.reject(new ForbiddenWebhookAddressError(`The URL ${problem}.`));
+  if (problem) return Promise.reject(new ForbiddenAddressError(`the URL ${problem}`));
   const url = new URL(input.url);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   // A literal address is connected to without a lookup: judge it here.
-  if (isIP(host) !== 0 && isForbiddenAddress(host) && !input.allowPrivate) {
-    return Promise.reject(
-      new ForbiddenWebhookAddressError(`${host} is a private, loopback or link-local address`),
-    );
+  if (isIP(host) !== 0 && !isPublicAddress(host) && !input.allowPrivate) {
+    return Promise.reject(new ForbiddenAddressError());
   }
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
@@ -44,7 +42,7 @@ export function postWebhook(input: {
           'User-Agent': 'Earshot-Webhook/1.0',
           ...input.headers,
         },
-        lookup: guardedLookup(input.allowPrivate) as never,
+        lookup: publicOnlyLookup({ allowPrivate: input.allowPrivate }) as never,
         signal: AbortSignal.timeout(input.timeoutMs),
       },
       (response) => {

@@ -2,13 +2,13 @@ import { and, eq, sql } from 'drizzle-orm';
 import { deliveryOutbox, monitorWebhooks, type OutboxRow } from '../../db/schema/delivery.ts';
 import { monitors } from '../../db/schema/monitors.ts';
 import { users } from '../../db/schema/users.ts';
+import { ForbiddenAddressError } from '../../platform/public-address.ts';
 import { escapeHtml, monitorLabel } from '../alert-email.ts';
 import type { EmailPayload } from '../decide-emails.ts';
 import { type DeliveryContext, deliveryLinks } from '../delivery-context.ts';
 import { describe, type SendOutcome } from '../drain-outbox.ts';
 import type { WebhookPayload } from './decide-webhooks.ts';
 import { postWebhook } from './post-webhook.ts';
-import { ForbiddenWebhookAddressError } from './webhook-address.ts';
 import { signatureHeader } from './webhook-payloads.ts';
 
 /**
@@ -56,7 +56,7 @@ export async function sendWebhook(row: OutboxRow, ctx: DeliveryContext): Promise
   } catch (error) {
     failure = {
       error: describe(error),
-      permanent: error instanceof ForbiddenWebhookAddressError,
+      permanent: error instanceof ForbiddenAddressError,
     };
   }
 

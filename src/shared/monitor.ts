@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { matchSchema } from './match.ts';
+import { isPlainText, PLAIN_TEXT_MESSAGE } from './plain-text.ts';
 import { SOURCE_NAMES } from './sources.ts';
 import { monitorWebhookSchema, setWebhookBodySchema } from './webhook.ts';
 
@@ -36,12 +37,14 @@ const query = z
   .string({ error: 'write a query, e.g. pglite or "open source"' })
   .trim()
   .min(1, 'write a query, e.g. pglite or "open source"')
-  .max(MONITOR_QUERY_MAX_LENGTH, `must be at most ${MONITOR_QUERY_MAX_LENGTH} characters`);
+  .max(MONITOR_QUERY_MAX_LENGTH, `must be at most ${MONITOR_QUERY_MAX_LENGTH} characters`)
+  .refine(isPlainText, PLAIN_TEXT_MESSAGE);
 
 const name = z
   .string()
   .trim()
-  .max(MONITOR_NAME_MAX_LENGTH, `must be at most ${MONITOR_NAME_MAX_LENGTH} characters`);
+  .max(MONITOR_NAME_MAX_LENGTH, `must be at most ${MONITOR_NAME_MAX_LENGTH} characters`)
+  .refine(isPlainText, PLAIN_TEXT_MESSAGE);
 
 export const createMonitorBodySchema = z.strictObject({
   query,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPlainText, PLAIN_TEXT_MESSAGE } from './plain-text.ts';
 
 /**
  * Wire contracts of /api/user, shared by the server and the web app (no server imports here).
@@ -24,7 +25,7 @@ const personName = z
   .string()
   .trim()
   .max(100, 'must be at most 100 characters')
-  .refine((value) => !/\p{Cc}/u.test(value), 'must not contain control characters');
+  .refine(isPlainText, PLAIN_TEXT_MESSAGE);
 
 export const userRecordSchema = z.object({
   id: z.string(),

@@ -111,6 +111,13 @@ describe('/api/monitors', () => {
     ['no source', { query: 'rust', sources: [] }, 'sources'],
     ['a wrong type', { query: 'rust', paused: 'yes' }, 'paused'],
     ['an unknown field', { query: 'rust', owner: 'me' }, ''],
+    ['a NUL in the query', { query: 'rust\u0000' }, 'query'],
+    ['a control character in the query', { query: 'rust\u0007go' }, 'query'],
+    ['a bidi override in the query', { query: 'rust \u202ego' }, 'query'],
+    ['a NUL in the name', { query: 'rust', name: 'a\u0000b' }, 'name'],
+    ['a line break in the name', { query: 'rust', name: 'Rust\r\nBcc: x' }, 'name'],
+    ['a bidi override in the name', { query: 'rust', name: 'evil\u202etxt.exe' }, 'name'],
+    ['a bidi isolate in the name', { query: 'rust', name: 'a\u2066b' }, 'name'],
   ])('POST with %s → 400', async (_what, body, expected) => {
     const { token } = await signedInUser();
     for (const path of ['/api/monitors', '/api/monitors/preview']) {
@@ -150,7 +157,16 @@ describe('/api/monitors', () => {
   test('PATCH validates like POST, and an empty change is refused', async () => {
     const { token } = await signedInUser();
     const monitor = await create(token, { query: 'rust' });
-    for (const body of [{}, { query: '(' }, { query: '*' }, { sources: [] }, { id: 'x' }]) {
+    for (const body of [
+      {},
+      { query: '(' },
+      { query: '*' },
+      { sources: [] },
+      { id: 'x' },
+      { query: 'rust\u0000' },
+      { name: 'line\nbreak' },
+      { name: '\u202eoverride' },
+    ]) {
       const response = await app.api(`/api/monitors/${monitor.id}`, {
         token,
         method: 'PATCH',

@@ -1,3 +1,4 @@
+import { isPlainText } from '../../shared/plain-text.ts';
 import { errors } from './errors.ts';
 import type { IdpUser } from './store.ts';
 
@@ -39,7 +40,7 @@ export function readAttributeChanges(
     const value = (Value ?? '').trim();
     // A NUL reached the database as a 500; bidi overrides and other controls make a name lie
     // about what it says wherever it is shown.
-    if (CONTROL.test(value)) {
+    if (!isPlainText(value)) {
       throw errors.invalidParameter(
         `Attribute ${Name} must not contain control or bidirectional formatting characters.`,
       );
@@ -50,10 +51,6 @@ export function readAttributeChanges(
   }
   return changes;
 }
-
-// C0 and C1 controls, DEL, and the bidirectional formatting characters (LRM/RLM, the
-// embeddings and overrides U+202A–U+202E, the isolates U+2066–U+2069, ALM).
-const CONTROL = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 /** User names and addresses compare as NFKC, then lower case: `zoë` typed either way is one. */
 export function normalizeEmail(value: string): string {
@@ -68,7 +65,7 @@ const LABEL = '[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]*[\\p{L}\\p{N}])?';
 const ADDR_SPEC = new RegExp(`^${ATOM}(?:\\.${ATOM})*@${LABEL}(?:\\.${LABEL})+$`, 'u');
 
 export function isEmail(value: string): boolean {
-  return value.length <= 128 && !CONTROL.test(value) && ADDR_SPEC.test(value);
+  return value.length <= 128 && isPlainText(value) && ADDR_SPEC.test(value);
 }
 
 /** GetUser's `UserAttributes`: every value a string, in Cognito's order. */

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../../db/client.ts';
+import { postgresTimeZone } from '../../db/postgres-time-zone.ts';
 import { matches } from '../../db/schema/matches.ts';
 import { users } from '../../db/schema/users.ts';
 import type { MatchStats } from '../../shared/match.ts';
@@ -20,9 +21,10 @@ export async function matchStats(
     .from(users)
     .where(eq(users.id, input.userId));
   const timezone = user?.timezone ?? 'UTC';
-  const today = sql`(now() at time zone ${timezone})::date`;
+  const zone = postgresTimeZone(timezone);
+  const today = sql`(now() at time zone ${zone})::date`;
   // The instant each day starts, oldest first; the first is the start of the window.
-  const starts = sql`array(select (${today} - k)::timestamp at time zone ${timezone}
+  const starts = sql`array(select (${today} - k)::timestamp at time zone ${zone}
     from generate_series(${input.days - 1}::int, 0, -1) as k)`;
   const rows = await ctx.db.execute(sql`
     with window_days as (select ${starts} as starts)

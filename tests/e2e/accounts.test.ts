@@ -113,6 +113,24 @@ describe.runIf(availability.run)('accounts in Chromium', () => {
     expect(problems.errors).toEqual([]);
   });
 
+  test('after logging in, redirectTo leads only to a page of this site, without an error', async () => {
+    const user = await suite.e2e.createConfirmedUser();
+    for (const [redirectTo, lands] of [
+      ['/\t/evil.example', /\/dashboard\/monitors$/],
+      ['/\\evil.example', /\/dashboard\/monitors$/],
+      ['/.//evil.example', /\/dashboard\/monitors$/],
+      ['/dashboard/settings', /\/dashboard\/settings$/],
+    ] as const) {
+      const { page, problems } = await newPage();
+      await page.goto(`/account/login?redirectTo=${encodeURIComponent(redirectTo)}`);
+      await logIn(page, user.email, user.password);
+      await page.waitForURL(lands);
+      expect(new URL(page.url()).origin, redirectTo).toBe(suite.e2e.app.url);
+      expect(problems.errors, redirectTo).toEqual([]);
+      await page.context().close();
+    }
+  });
+
   test('signed out everywhere (GlobalSignOut), the next change ends the session at the login page', async () => {
     const user = await suite.e2e.createConfirmedUser();
     const context = await suite.newContext({ viewport: VIEWPORT });

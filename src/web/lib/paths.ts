@@ -30,10 +30,22 @@ export const paths = {
   },
 } as const;
 
-/** A redirect target from the query string, accepted only when it stays on this site. */
+/**
+ * A redirect target from the query string, accepted only when it is a path of this site. It is
+ * resolved as the browser would (tabs and line breaks dropped, `\\` read as `/`, dot segments
+ * removed) and kept only when it stays on this origin and is not protocol-relative (`//host`,
+ * which history and the router refuse with an error).
+ */
 export function safeRedirectTarget(value: string | null): string {
-  if (!value?.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) {
-    return paths.dashboard.monitors.href();
+  const fallback = paths.dashboard.monitors.href();
+  if (!value?.startsWith('/')) return fallback;
+  const base = 'https://earshot.invalid';
+  let url: URL;
+  try {
+    url = new URL(value, base);
+  } catch {
+    return fallback;
   }
-  return value;
+  if (url.origin !== base || url.pathname.startsWith('//')) return fallback;
+  return `${url.pathname}${url.search}${url.hash}`;
 }

@@ -38,7 +38,9 @@ export default defineConfig({
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,
-    sourcemap: true,
+    // No source maps in the build: they would publish the original source to anyone (and the
+    // server refuses to serve *.map files all the same, see src/server/http/static-web.ts).
+    sourcemap: false,
     chunkSizeWarningLimit: 900,
   },
   server: {

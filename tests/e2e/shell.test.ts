@@ -64,6 +64,17 @@ describe.runIf(availability.run)('the web shell in Chromium', () => {
     await context.close();
   });
 
+  test('the production build serves no source maps', async () => {
+    const html = await (await fetch(`${e2e.app.url}/account/login`)).text();
+    const scripts = [...html.matchAll(/src="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) {
+      const code = await (await fetch(`${e2e.app.url}${script}`)).text();
+      expect(code, script).not.toMatch(/sourceMappingURL/);
+      expect((await fetch(`${e2e.app.url}${script}.map`)).status, `${script}.map`).toBe(404);
+    }
+  });
+
   test('/dashboard/monitors without a token redirects to /account/login', async () => {
     const { context, page, problems } = await pageWithSession(DESKTOP);
     await page.goto('/dashboard/monitors');

@@ -34,6 +34,8 @@ describe('the web app as served', () => {
     writeFileSync(path.join(webRoot, 'assets', 'index-AbC123.js'), 'console.log(1)');
     writeFileSync(path.join(webRoot, 'assets', 'big-AbC123.js'), BIG_SCRIPT);
     writeFileSync(path.join(webRoot, 'home.html'), HOME_HTML);
+    // A map left by an older build (or a build with maps on) must not be served.
+    writeFileSync(path.join(webRoot, 'assets', 'big-AbC123.js.map'), `{"sources":${BIG_SCRIPT}}`);
     precompressDirectory(webRoot);
     writeFileSync(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     app = await startTestApp({ smtp: false, webRoot });
@@ -61,6 +63,17 @@ describe('the web app as served', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(response.headers.get('content-type')).toMatch(/javascript/);
+  });
+
+  test('source maps are never served, plain or precompressed', async () => {
+    for (const encoding of ['identity', 'br', 'gzip']) {
+      const response = await fetchRaw(`${app.url}/assets/big-AbC123.js.map`, {
+        'accept-encoding': encoding,
+      });
+      expect(response.body.toString('utf8'), encoding).not.toContain('sources');
+      expect(response.headers['content-type'], encoding).not.toMatch(/json/);
+    }
+    expect((await fetch(`${app.url}/assets/big-AbC123.js.map`)).status).toBe(404);
   });
 
   test('compressible assets are sent precompressed when the browser accepts it', async () => {

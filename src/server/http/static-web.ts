@@ -18,7 +18,7 @@ function readPrerenderedHome(webRoot: string) {
 
 /**
  * Serves the built SPA: hashed files under /assets/ are cached for a year (sent precompressed),
- * everything else is revalidated, `/` is the prerendered home page, and any other GET path falls
+ * source maps never, everything else is revalidated, `/` is the prerendered home page, and any other GET path falls
  * back to index.html so client routes load directly.
  */
 export function createStaticWeb(webRoot: string) {
@@ -29,6 +29,11 @@ export function createStaticWeb(webRoot: string) {
   const indexHtml = readFileSync(indexFile, 'utf8');
   const home = readPrerenderedHome(webRoot);
   const app = new Hono();
+  // Source maps are not published, even if a build left some behind: they would hand out the
+  // original source.
+  app.all('*', async (c, next) =>
+    c.req.path.endsWith('.map') ? c.text('Not found', 404) : next(),
+  );
   // `/` gets the prerendered home page (scripts/prerender-home.ts) when the build has one.
   if (home) {
     app.get('/', (c) => {

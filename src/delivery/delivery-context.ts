@@ -39,7 +39,7 @@ export function deliveryLinks(config: Pick<Config, 'publicUrl' | 'MAIL_FROM'>, t
     settings: `${base}/dashboard/settings`,
     monitors: `${base}/dashboard/monitors`,
     unsubscribePage: `${base}/unsubscribe?token=${encoded}`,
-    unsubscribeApi: `${base}/api/user/unsubscribe?unsubscribeToken=${encoded}`,
+    unsubscribeOneClick: `${base}/api/user/unsubscribe/one-click?unsubscribeToken=${encoded}`,
     unsubscribeMailto: `mailto:${mailFromAddress(config.MAIL_FROM)}?subject=unsubscribe&body=${encoded}`,
   };
 }
@@ -52,7 +52,7 @@ export function mailFromAddress(from: string): string {
 /** The List-Unsubscribe headers of RFC 2369 and RFC 8058 (one-click). */
 export function unsubscribeHeaders(links: ReturnType<typeof deliveryLinks>) {
   return {
-    'List-Unsubscribe': `<${links.unsubscribeApi}>, <${links.unsubscribeMailto}>`,
+    'List-Unsubscribe': `<${links.unsubscribeOneClick}>, <${links.unsubscribeMailto}>`,
     'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
   };
 }

@@ -26,8 +26,9 @@ const PUBLIC_API_PATHS = [
   '/api/health',
   '/api/config',
   '/api/openapi.json',
-  // The one-click unsubscribe link of alert e-mails; its route comes with delivery (issue #14).
+  // Unsubscribing from alert emails: the token of the email's link is the proof.
   '/api/user/unsubscribe',
+  '/api/user/unsubscribe/one-click',
 ];
 
 /**

@@ -64,7 +64,21 @@ describe.runIf(availability.run)('email alerts in Chromium', () => {
     // Opened from the email: no session in this browser.
     // The damaged link below answers 400, which the browser logs: that one error is expected.
     const visitor = await openPage(await suite.newContext(), [/status of 400/]);
+    // Opening the link (as a mail scanner would) changes nothing: the page asks first.
     await visitor.page.goto(link ?? '');
+    await visitor.page.getByRole('heading', { name: 'Stop alert emails?' }).waitFor();
+    await visitor.page.waitForLoadState('networkidle');
+    expect(await alertsMode(user)).toBe('instant');
+    // So does the List-Unsubscribe link opened in a browser: it shows the same page.
+    const listUnsubscribe =
+      mail.headers.find((entry) => entry.key === 'list-unsubscribe')?.value ?? '';
+    const oneClick = /<(http[^>]+)>/.exec(listUnsubscribe)?.[1] ?? '';
+    expect(oneClick).toMatch(/\/api\/user\/unsubscribe\/one-click\?/);
+    await visitor.page.goto(oneClick);
+    await visitor.page.getByRole('heading', { name: 'Stop alert emails?' }).waitFor();
+    await visitor.page.waitForLoadState('networkidle');
+    expect(await alertsMode(user)).toBe('instant');
+    await visitor.page.getByRole('button', { name: 'Unsubscribe' }).click();
     await visitor.page.getByRole('heading', { name: 'You are unsubscribed' }).waitFor();
     await visitor.page.getByRole('link', { name: /Turn alerts back on/ }).waitFor();
     expect(await alertsMode(user)).toBe('off');
@@ -76,6 +90,7 @@ describe.runIf(availability.run)('email alerts in Chromium', () => {
 
     // A damaged link changes nothing and says so.
     await visitor.page.goto(`${(link ?? '').slice(0, -3)}xyz`);
+    await visitor.page.getByRole('button', { name: 'Unsubscribe' }).click();
     await visitor.page
       .getByRole('heading', { name: 'This unsubscribe link does not work' })
       .waitFor();

@@ -67,7 +67,7 @@ test('the email carries List-Unsubscribe (https on PUBLIC_URL and mailto), one-c
   const [web, mailto] = listUnsubscribe.split(',').map((part) => part.trim());
   expect(web).toMatch(
     new RegExp(
-      `^<${h.app.config.publicUrl}/api/user/unsubscribe\\?unsubscribeToken=[A-Za-z0-9_.-]+>$`,
+      `^<${h.app.config.publicUrl}/api/user/unsubscribe/one-click\\?unsubscribeToken=[A-Za-z0-9_.-]+>$`,
     ),
   );
   expect(mailto).toMatch(
@@ -97,17 +97,37 @@ async function alertsOf(userId: string) {
   return row?.emailAlerts;
 }
 
-test('the unsubscribe link of a received email turns alerts off (GET), again and again', async () => {
+test('fetching the List-Unsubscribe link (GET, HEAD) changes nothing: a GET shows the confirming page', async () => {
+  // Mail scanners and link previews fetch the URLs of a message; only the RFC 8058 POST acts.
   const { user, mail } = await receivedAlert('sqlite');
   const link = /<(http[^>]+)>/.exec(header(mail, 'List-Unsubscribe') ?? '')?.[1] ?? '';
+  const token = new URL(link).searchParams.get('unsubscribeToken') ?? '';
+  expect(token).not.toBe('');
+  const head = await fetch(link, { method: 'HEAD', redirect: 'manual' });
+  expect(head.status).toBeLessThan(400);
+  const get = await fetch(link, { redirect: 'manual' });
+  expect(get.status).toBe(303);
+  const page = new URL(get.headers.get('location') ?? '', link);
+  expect(`${page.origin}${page.pathname}`).toBe(`${h.app.config.publicUrl}/unsubscribe`);
+  expect(page.searchParams.get('token')).toBe(token);
+  expect(await alertsOf(user.id)).toBe('instant');
+});
+
+test('HEAD of the page’s API call changes nothing; its GET turns alerts off, again and again', async () => {
+  const { user, mail } = await receivedAlert('duckling');
+  const link = /<(http[^>]+)>/.exec(header(mail, 'List-Unsubscribe') ?? '')?.[1] ?? '';
+  const token = new URL(link).searchParams.get('unsubscribeToken') ?? '';
+  const api = `${h.app.url}/api/user/unsubscribe?unsubscribeToken=${encodeURIComponent(token)}`;
+  expect((await fetch(api, { method: 'HEAD' })).status).toBe(200);
+  expect(await alertsOf(user.id)).toBe('instant');
   for (let i = 0; i < 2; i++) {
-    const response = await fetch(link);
+    const response = await fetch(api);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ unsubscribed: true });
   }
   expect(await alertsOf(user.id)).toBe('off');
   // Off: new matches make no email, and none is queued later.
-  await h.publish(['sqlite again']);
+  await h.publish(['duckling again']);
   await h.pass();
   h.clock.advance(3600 * SECOND);
   await h.pass();
@@ -147,10 +167,14 @@ test('every bad token is refused with a 400 JSON error, and nothing changes', as
     `${idPart}.${'A'.repeat(43)}`,
     '<script>alert(1)</script>',
   ];
-  const base = `${h.app.url}/api/user/unsubscribe`;
-  for (const value of bad) {
-    const url = value === null ? base : `${base}?unsubscribeToken=${encodeURIComponent(value)}`;
-    for (const method of ['GET', 'POST']) {
+  for (const [path, method] of [
+    ['/api/user/unsubscribe', 'GET'],
+    ['/api/user/unsubscribe', 'POST'],
+    ['/api/user/unsubscribe/one-click', 'POST'],
+  ] as const) {
+    for (const value of bad) {
+      const base = `${h.app.url}${path}`;
+      const url = value === null ? base : `${base}?unsubscribeToken=${encodeURIComponent(value)}`;
       const response = await fetch(url, {
         method,
         ...(method === 'POST'

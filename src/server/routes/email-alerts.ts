@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { queueTestEmail } from '../../core/delivery/queue-test-email.ts';
 import { unsubscribeByToken } from '../../core/delivery/unsubscribe-by-token.ts';
 import { loadUnsubscribeTokens, type UnsubscribeTokens } from '../../delivery/unsubscribe-token.ts';
@@ -13,8 +14,14 @@ import {
 } from '../http/api-router.ts';
 
 /**
- * The email-alert endpoints beside the user record: the public unsubscribe link of alert emails
- * (GET, and the RFC 8058 one-click POST a mail client sends) and "send me a test email".
+ * The email-alert endpoints beside the user record: unsubscribing without signing in, and "send
+ * me a test email".
+ *
+ * Mail scanners and link previews fetch every URL of a message (GET and HEAD), so no URL a
+ * message carries acts on a fetch. The visible link goes to the `/unsubscribe` page, which asks
+ * for a click and then calls `GET /api/user/unsubscribe` (the spec's call). `List-Unsubscribe`
+ * points at `/api/user/unsubscribe/one-click`, where only the RFC 8058 POST a mail client sends
+ * acts; a GET of it sends the browser to the same confirming page. A HEAD never acts.
  */
 
 const unsubscribed = {
@@ -35,11 +42,31 @@ const unsubscribeGet = createRoute({
   responses: { 200: unsubscribed, 400: badToken },
 });
 
+const oneClickGet = createRoute({
+  method: 'get',
+  path: '/user/unsubscribe/one-click',
+  tags: ['user'],
+  summary:
+    'The List-Unsubscribe link opened in a browser: changes nothing, shows the page that asks',
+  request: { query },
+  responses: { 303: { description: 'To `/unsubscribe?token=…`, which asks for one click' } },
+});
+
+const oneClickPost = createRoute({
+  method: 'post',
+  path: '/user/unsubscribe/one-click',
+  tags: ['user'],
+  summary:
+    'One-click unsubscribe of List-Unsubscribe (RFC 8058: form body List-Unsubscribe=One-Click)',
+  request: { query },
+  responses: { 200: unsubscribed, 400: badToken },
+});
+
 const unsubscribePost = createRoute({
   method: 'post',
   path: '/user/unsubscribe',
   tags: ['user'],
-  summary: 'One-click unsubscribe (RFC 8058: form body List-Unsubscribe=One-Click)',
+  summary: 'One-click unsubscribe (RFC 8058), as List-Unsubscribe of earlier emails named it',
   request: { query },
   responses: { 200: unsubscribed, 400: badToken },
 });
@@ -73,21 +100,35 @@ export function createEmailAlertRoutes(deps: Pick<AppDeps, 'database' | 'config'
   };
 
   const app = createApiRouter();
+  // Hono answers HEAD with the GET handler: a HEAD is a scanner's probe, never a request to act.
+  app.use('/user/unsubscribe', async (c, next) => {
+    if (c.req.method !== 'HEAD') return next();
+    c.header('Cache-Control', 'no-store');
+    return c.body(null, 200);
+  });
   app.openapi(unsubscribeGet, async (c) => {
     c.header('Cache-Control', 'no-store');
     const token = c.req.valid('query').unsubscribeToken;
     return c.json(await unsubscribeByToken({ db, tokens: await loadTokens() }, token), 200);
   });
-  app.openapi(unsubscribePost, async (c) => {
+  app.openapi(oneClickGet, (c) => {
     c.header('Cache-Control', 'no-store');
-    let token = c.req.valid('query').unsubscribeToken;
+    const token = c.req.valid('query').unsubscribeToken;
+    const page = token ? `/unsubscribe?token=${encodeURIComponent(token)}` : '/unsubscribe';
+    return c.redirect(page, 303);
+  });
+  const oneClick = async (c: Context) => {
+    c.header('Cache-Control', 'no-store');
+    let token = c.req.query('unsubscribeToken');
     if (token === undefined) {
       // Some clients put the token in the form body rather than keep the link's query string.
       const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
       if (typeof form.unsubscribeToken === 'string') token = form.unsubscribeToken;
     }
     return c.json(await unsubscribeByToken({ db, tokens: await loadTokens() }, token), 200);
-  });
+  };
+  app.openapi(oneClickPost, oneClick);
+  app.openapi(unsubscribePost, oneClick);
   app.openapi(testEmail, async (c) => {
     const queued = await queueTestEmail(
       { db, config: deps.config, clock, tokens: await loadTokens() },

@@ -1,14 +1,19 @@
 import { api } from '../../lib/api.ts';
 
-/** GET /api/user/unsubscribe: public, the token of an alert email's link is the proof. */
+/**
+ * GET /api/user/unsubscribe: public, the token of an alert email's link is the proof. A mutation,
+ * sent only when the visitor clicks: opening the link (as a mail scanner does) changes nothing.
+ */
 const unsubscribeApi = api.injectEndpoints({
   endpoints: (build) => ({
-    unsubscribe: build.query<{ unsubscribed: true }, string>({
-      query: (token) => ({ url: '/user/unsubscribe', params: { unsubscribeToken: token } }),
-      // Each visit asks again: the answer changes data, so it is never served from the cache.
-      keepUnusedDataFor: 0,
+    unsubscribe: build.mutation<{ unsubscribed: true }, string>({
+      query: (token) => ({
+        url: '/user/unsubscribe',
+        method: 'GET',
+        params: { unsubscribeToken: token },
+      }),
     }),
   }),
 });
 
-export const { useUnsubscribeQuery } = unsubscribeApi;
+export const { useUnsubscribeMutation } = unsubscribeApi;

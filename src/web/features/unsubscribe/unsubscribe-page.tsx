@@ -1,22 +1,24 @@
-import { CircleAlert, CircleCheck, Loader2 } from 'lucide-react';
+import { CircleAlert, CircleCheck, Loader2, MailX } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Logo } from '../../components/logo.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { describeApiError } from '../../lib/api.ts';
 import { paths } from '../../lib/paths.ts';
-import { useUnsubscribeQuery } from './unsubscribe-api.ts';
+import { useUnsubscribeMutation } from './unsubscribe-api.ts';
 
 const SETTINGS_AFTER_SIGN_IN = paths.login.href(paths.dashboard.settings.href());
 
 /**
- * `/unsubscribe?token=…`, the visible link of every alert email: turns email alerts off without
- * signing in and says plainly what happened, with the way back (sign in, then Settings).
+ * `/unsubscribe?token=…`, the visible link of every alert email (and where the List-Unsubscribe
+ * link leads in a browser): asks for one click, then turns email alerts off without signing in
+ * and says plainly what happened, with the way back (sign in, then Settings). Nothing changes on
+ * load, because mail scanners open the links of a message.
  */
 export function UnsubscribePage() {
   const [params] = useSearchParams();
   const token = params.get('token')?.trim() ?? '';
-  const result = useUnsubscribeQuery(token, { skip: token === '' });
+  const [unsubscribe, result] = useUnsubscribeMutation();
 
   if (token === '') {
     return (
@@ -29,7 +31,21 @@ export function UnsubscribePage() {
       </Frame>
     );
   }
-  if (result.isLoading || result.isFetching) {
+  if (result.isUninitialized) {
+    return (
+      <Frame icon="ask" title="Stop alert emails?">
+        <p>
+          Earshot will stop sending you alert emails. Your monitors keep collecting matches, and you
+          can read them in your dashboard at any time.
+        </p>
+        <Button className="mt-4" onClick={() => void unsubscribe(token)}>
+          Unsubscribe
+        </Button>
+        <SettingsLink>Choose how often instead (sign in, then Settings)</SettingsLink>
+      </Frame>
+    );
+  }
+  if (result.isLoading) {
     return (
       <Frame icon="busy" title="Unsubscribing…">
         <p>Turning off alert emails.</p>
@@ -48,7 +64,7 @@ export function UnsubscribePage() {
       >
         <p>{describeApiError(result.error)}</p>
         {status === 400 ? null : (
-          <Button className="mt-4" variant="outline" onClick={() => void result.refetch()}>
+          <Button className="mt-4" variant="outline" onClick={() => void unsubscribe(token)}>
             Try again
           </Button>
         )}
@@ -82,11 +98,11 @@ function Frame({
   title,
   children,
 }: {
-  icon: 'busy' | 'done' | 'problem';
+  icon: keyof typeof ICONS;
   title: string;
   children: ReactNode;
 }) {
-  const Icon = icon === 'busy' ? Loader2 : icon === 'done' ? CircleCheck : CircleAlert;
+  const Icon = ICONS[icon];
   return (
     <div className="flex min-h-dvh flex-col items-center bg-muted/40 px-4 py-10 sm:py-16">
       <Link to={paths.home.href()} aria-label="Earshot home" className="rounded-md">
@@ -98,16 +114,7 @@ function Frame({
           role={icon === 'busy' ? 'status' : undefined}
           aria-busy={icon === 'busy'}
         >
-          <Icon
-            aria-hidden="true"
-            className={
-              icon === 'busy'
-                ? 'size-6 animate-spin text-muted-foreground'
-                : icon === 'done'
-                  ? 'size-6 text-success'
-                  : 'size-6 text-destructive'
-            }
-          />
+          <Icon aria-hidden="true" className={ICON_CLASSES[icon]} />
           <h1 className="mt-3 text-xl font-semibold tracking-tight">{title}</h1>
           <div className="mt-2 text-sm text-muted-foreground">{children}</div>
         </div>
@@ -115,3 +122,11 @@ function Frame({
     </div>
   );
 }
+
+const ICONS = { ask: MailX, busy: Loader2, done: CircleCheck, problem: CircleAlert };
+const ICON_CLASSES: Record<keyof typeof ICONS, string> = {
+  ask: 'size-6 text-muted-foreground',
+  busy: 'size-6 animate-spin text-muted-foreground',
+  done: 'size-6 text-success',
+  problem: 'size-6 text-destructive',
+};

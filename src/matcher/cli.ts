@@ -1,7 +1,8 @@
-// npm run --silent match -- --monitors <monitors.jsonl> --items <items.jsonl>   (--help: the formats)
+// npm run --silent match -- --monitors <monitors.jsonl> --items <items.jsonl>  (--help: formats)
 // Prints one line per match, {"monitorId","itemId","highlights"}, items in file order and, for
 // each item, monitors in file order. Bad input stops it with exit code 2 and a message on
-// stderr naming the file, the line and every problem of that line (after the lines of the items before it).
+// stderr naming the file, the line and every problem of that line (after the lines of the
+// items before it).
 // The only module of the matcher doing I/O.
 //
 // The monitors are split into shards by id (`shardOf`), one per core up to SHARDS, each loaded

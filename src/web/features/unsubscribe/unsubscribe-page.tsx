@@ -4,6 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { Logo } from '../../components/logo.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { describeApiError } from '../../lib/api.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
 import { paths } from '../../lib/paths.ts';
 import { useUnsubscribeQuery } from './unsubscribe-api.ts';
 
@@ -14,6 +15,7 @@ const SETTINGS_AFTER_SIGN_IN = paths.login.href(paths.dashboard.settings.href())
  * signing in and says plainly what happened, with the way back (sign in, then Settings).
  */
 export function UnsubscribePage() {
+  usePageTitle('Unsubscribe');
   const [params] = useSearchParams();
   const token = params.get('token')?.trim() ?? '';
   const result = useUnsubscribeQuery(token, { skip: token === '' });

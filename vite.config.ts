@@ -5,7 +5,6 @@ import { defineConfig, type Plugin } from 'vite';
 import { buildImages } from './scripts/build-images.ts';
 import { precompressDirectory } from './scripts/precompress.ts';
 
-const apiTarget = process.env.EARSHOT_API_URL ?? 'http://127.0.0.1:3000';
 const outDir = fileURLToPath(new URL('./dist/web', import.meta.url));
 
 /** Brotli and gzip copies of the build, served by the Node server as they are. */
@@ -31,6 +30,7 @@ function responsiveImages(): Plugin {
 }
 
 // The SPA lives in src/web and builds to dist/web, which the Node server serves in production.
+// `npm run dev` (scripts/dev.ts) adds the dev server's port and its proxy to the API.
 export default defineConfig({
   root: 'src/web',
   publicDir: 'public',
@@ -42,9 +42,5 @@ export default defineConfig({
     // server refuses to serve *.map files all the same, see src/server/http/static-web.ts).
     sourcemap: false,
     chunkSizeWarningLimit: 900,
-  },
-  server: {
-    port: 5173,
-    proxy: { '/api': apiTarget, '/idp': apiTarget },
   },
 });

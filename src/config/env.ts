@@ -91,6 +91,7 @@ const sourceList = z.string().transform((value, ctx) => {
 export const envSchema = z
   .object({
     PORT: withDefault(port.default(3000)),
+    DEV_PORT: withDefault(port.default(5173)),
     HOST: withDefault(z.string().trim().min(1).default('127.0.0.1')),
     PUBLIC_URL: optional(httpUrl),
     DATA_DIR: withDefault(z.string().trim().min(1).default('./data')),

@@ -179,11 +179,47 @@ describe('match CLI on bad input', () => {
     expect(result.stdout.trim().split('\n')).toHaveLength(1);
   });
 
+  it('names every problem of a bad line at once', async () => {
+    const monitors = file('ok.jsonl', ['{"id":"a","query":"rust"}']);
+    const bad = file('items.jsonl', [
+      '{"id":"1","source":"reddit","kind":"story","url":null,"author":null,"community":null,"createdAt":"2024-01-01T00:00:00Z"}',
+    ]);
+    const result = await match(monitors, bad);
+    expect(result.code).toBe(2);
+    const message = result.stderr.trim();
+    expect(message).toMatch(/^items\.jsonl line 1: /);
+    expect(message).toContain('the field "kind" is invalid');
+    expect(message).toContain('the field "title" is missing');
+    expect(message).toContain('the field "body" is missing');
+    expect(message.split('\n')).toHaveLength(1);
+  });
+
   it('stops with exit code 2 without its arguments', async () => {
     const result = await run(process.execPath, [cli]).catch(
       (error: { code: number; stderr: string }) => error,
     );
     expect(result).toMatchObject({ code: 2 });
     expect((result as { stderr: string }).stderr).toContain('usage:');
+  });
+});
+
+describe('match CLI --help', () => {
+  it('prints the usage and both line formats, with examples that run as shown', async () => {
+    const { stdout } = await run(process.execPath, [cli, '--help']);
+    expect(stdout).toMatch(/^usage: npm run --silent match -- --monitors /);
+    expect(stdout).toContain('--monitors  one monitor a line');
+    expect(stdout).toContain('--items     one item a line');
+    // The three example lines: a monitor, an item, and the line the CLI prints for them.
+    const examples = stdout
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line.startsWith('{'));
+    expect(examples).toHaveLength(3);
+    const [monitor, item, output] = examples as [string, string, string];
+    const result = await match(
+      file('help-monitors.jsonl', [monitor]),
+      file('help-items.jsonl', [item]),
+    );
+    expect(result).toEqual({ code: 0, stdout: `${output}\n`, stderr: '' });
   });
 });

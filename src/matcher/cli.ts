@@ -1,7 +1,8 @@
-// npm run --silent match -- --monitors <monitors.jsonl> --items <items.jsonl>
+// npm run --silent match -- --monitors <monitors.jsonl> --items <items.jsonl>  (--help: formats)
 // Prints one line per match, {"monitorId","itemId","highlights"}, items in file order and, for
 // each item, monitors in file order. Bad input stops it with exit code 2 and a message on
-// stderr naming the file, the line and the problem (after the lines of the items before it).
+// stderr naming the file, the line and every problem of that line (after the lines of the
+// items before it).
 // The only module of the matcher doing I/O.
 //
 // The monitors are split into shards by id (`shardOf`), one per core up to SHARDS, each loaded
@@ -27,6 +28,29 @@ import { checkQueryBreadth } from './query-check.ts';
 import { parseQuery, QuerySyntaxError } from './query-parser.ts';
 
 const USAGE = 'usage: npm run --silent match -- --monitors <monitors.jsonl> --items <items.jsonl>';
+
+/** What `--help` prints: the usage, both files' line formats with an example, the output. */
+const HELP = `${USAGE}
+
+Runs the matching engine on your own data and prints one JSON line per match.
+
+Both files hold one JSON object a line (JSON Lines); blank lines are skipped.
+
+  --monitors  one monitor a line: "id" (a non-empty string, unique in the file) and "query"
+              (the query language of docs/query-language.md)
+      {"id":"pg","query":"pglite OR \\"embedded postgres\\""}
+
+  --items     one item a line: "id" (a non-empty string), "source" (hackernews, reddit or
+              lobsters), "kind" ("post" or "comment"), "createdAt" (ISO 8601), and "title",
+              "body", "url", "author", "community" (each a string or null)
+      {"id":"hn:1","source":"hackernews","kind":"post","title":"PGlite 1.0","body":null,"url":null,"author":"sam","community":null,"createdAt":"2026-01-01T00:00:00Z"}
+
+Output, one line per match, items in file order and, for each item, monitors in file order:
+      {"monitorId":"pg","itemId":"hn:1","highlights":[{"field":"title","start":0,"end":6}]}
+
+A bad line stops the run with exit code 2 and one message naming the file, the line and every
+problem of that line; a query that matches almost everything gets a warning on stderr.
+`;
 
 const monitorSchema = z.object({ id: z.string().min(1), query: z.string() });
 type MonitorLine = z.infer<typeof monitorSchema>;
@@ -94,13 +118,16 @@ function parseLine<T>(
   if (accepts?.(value)) return value;
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const field = issue?.path.join('.') ?? '';
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     fail(file, line, 'expected a JSON object.');
   }
-  if (field !== '' && !(field in value)) fail(file, line, `the field "${field}" is missing.`);
-  fail(file, line, `the field "${field}" is invalid: ${issue?.message ?? 'unexpected value'}.`);
+  // Every problem of the line at once, so a bad file is not mended one field per run.
+  const problems = parsed.error.issues.map((issue) => {
+    const field = issue.path.join('.');
+    if (field !== '' && !(field in value)) return `the field "${field}" is missing`;
+    return `the field "${field}" is invalid: ${issue.message}`;
+  });
+  fail(file, line, `${problems.join('; ')}.`);
 }
 
 /**
@@ -555,17 +582,29 @@ async function run(monitorsFile: string, itemsFile: string): Promise<number> {
 }
 
 async function main(): Promise<number> {
-  let values: { monitors?: string | undefined; items?: string | undefined };
+  let values: {
+    monitors?: string | undefined;
+    items?: string | undefined;
+    help?: boolean | undefined;
+  };
   try {
     values = parseArgs({
-      options: { monitors: { type: 'string' }, items: { type: 'string' } },
+      options: {
+        monitors: { type: 'string' },
+        items: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     }).values;
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
     return 2;
   }
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
   if (values.monitors === undefined || values.items === undefined) {
-    process.stderr.write(`${USAGE}\n`);
+    process.stderr.write(`${USAGE}\n(--help says what the files hold)\n`);
     return 2;
   }
   return run(values.monitors, values.items);

@@ -19,6 +19,11 @@ export const monitorSchema = z.object({
   name: z.string(),
   query: z.string(),
   sources: z.array(z.enum(SOURCE_NAMES)),
+  /**
+   * The sources among `sources` the query can match items from: `site:hackernews` narrows them
+   * to Hacker News, `r/rust` to Reddit (read-only, derived from the query).
+   */
+  matchableSources: z.array(z.enum(SOURCE_NAMES)),
   paused: z.boolean(),
   emailMuted: z.boolean(),
   /** ISO 8601. */
@@ -77,12 +82,14 @@ export type PreviewMonitorBody = z.infer<typeof previewMonitorBodySchema>;
 /**
  * What a query would have found in the stored items of the last 7 days. `items` are the newest
  * (at most 20), shaped as matches (`id` is the item's, `monitorId` empty, `read` false); `perDay`
- * is the expected alerts a day. `estimated` is true when so many items hold the query's words
+ * is the expected alerts a day, from the `coveredHours` of items stored from the chosen sites
+ * (up to 7 days; 0 when none). `estimated` is true when so many items hold the query's words
  * that the count was extrapolated from the newest of them.
  */
 export const monitorPreviewSchema = z.object({
   count: z.number().int(),
   perDay: z.number(),
+  coveredHours: z.number().nonnegative(),
   estimated: z.boolean(),
   items: z.array(matchSchema),
 });

@@ -180,8 +180,21 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
     await page.waitForURL(/unread=1/);
     await expect.poll(() => page.getByTestId('match-card').count()).toBe(2);
     await page.getByLabel('Unread only').uncheck();
+    // Dismiss hides the alert at once and offers undo, as a monitor's delete does; Undo puts it
+    // back and nothing is deleted; without it the alert is gone for good once the window passes.
     await page.getByRole('button', { name: 'Dismiss: Zigzag link' }).click();
     await expect.poll(() => page.getByTestId('match-card').count()).toBe(2);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await page.getByTestId('match-card').filter({ hasText: 'Zigzag link' }).waitFor();
+    await page.waitForTimeout(6500);
+    const feedTitles = async () =>
+      matchPageSchema
+        .parse(await (await app.api('/api/matches', { token: user.tokens.AccessToken })).json())
+        .items.map((m) => m.title);
+    expect(await feedTitles()).toContain('Zigzag link');
+    await page.getByRole('button', { name: 'Dismiss: Zigzag link' }).click();
+    await expect.poll(() => page.getByTestId('match-card').count()).toBe(2);
+    await expect.poll(feedTitles, { timeout: 10_000 }).not.toContain('Zigzag link');
     const remaining = matchPageSchema.parse(
       await (await app.api('/api/matches', { token: user.tokens.AccessToken })).json(),
     );
@@ -232,7 +245,7 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
     expect(problems.errors).toEqual([]);
   }, 120_000);
 
-  test('screenshots of both pages at desktop and phone width, light and dark; axe clean', async () => {
+  test('both pages at desktop and phone width, light and dark, are axe clean; the home page’s picture', async () => {
     const user = await signedInUser();
     const token = user.tokens.AccessToken;
     const monitors = [
@@ -303,21 +316,9 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
       await page.getByTestId('match-card').first().waitFor();
       await page.getByTestId('mentions-chart').waitFor();
       await expectAxeClean(page, `alerts ${name}`);
-      if (name !== 'desktop-dark') {
-        await page.screenshot({
-          path: path.join(SCREENSHOTS, `alerts-${name}.png`),
-          fullPage: name === 'desktop',
-        });
-      }
       await page.goto('/dashboard/monitors');
       await page.getByTestId('monitor-card').first().waitFor();
       await expectAxeClean(page, `monitors ${name}`);
-      if (name !== 'desktop-dark') {
-        await page.screenshot({
-          path: path.join(SCREENSHOTS, `monitors-${name}.png`),
-          fullPage: name === 'desktop',
-        });
-      }
       // Nothing overflows a 390 px screen sideways.
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
         viewport.width,
@@ -370,6 +371,70 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
     expect(await page.getByTestId('load-more').count()).toBe(0);
     expect(problems.errors).toEqual([]);
   }, 60_000);
+
+  test('the "N new" pill counts what the view would show, and a click scrolls to the first new alert and focuses it', async () => {
+    const user = await signedInUser();
+    const token = user.tokens.AccessToken;
+    for (const query of ['pillword', 'otherword']) {
+      const created = await app.api('/api/monitors', { token, method: 'POST', body: { query } });
+      expect(created.status).toBe(201);
+    }
+    await deliverItems(
+      app,
+      Array.from({ length: 12 }, (_, i) => testItem({ title: `pillword older story ${i}` })),
+    );
+    const context = await contextFor(user, { viewport: PHONE });
+    const { page, problems } = await openPage(context);
+    const pill = page.getByTestId('new-matches-pill');
+
+    // A search is active: of three new matches, only the two it finds are counted.
+    await page.goto('/dashboard/alerts?q=alpha');
+    await page.getByRole('heading', { name: 'No alerts match' }).waitFor();
+    await deliverItems(app, [
+      testItem({ title: 'pillword alpha arrives' }),
+      testItem({ title: 'pillword beta arrives' }),
+      testItem({ title: 'otherword alpha arrives' }),
+    ]);
+    await pill.getByText('2 new').waitFor({ timeout: 5000 });
+    await page.waitForTimeout(1000);
+    expect(await pill.textContent()).toBe('2 new');
+    // And a monitor's filter as well: only its own alpha match.
+    const monitors = z
+      .array(monitorSchema)
+      .parse(await (await app.api('/api/monitors', { token })).json());
+    const pillMonitor = monitors.find((m) => m.query === 'pillword');
+    await page.goto(`/dashboard/alerts?q=alpha&monitor=${pillMonitor?.id}`);
+    await page.getByTestId('match-card').first().waitFor();
+    await deliverItems(app, [
+      testItem({ title: 'otherword alpha again' }),
+      testItem({ title: 'pillword alpha again' }),
+      testItem({ title: 'pillword gamma again' }),
+    ]);
+    await pill.getByText('1 new').waitFor({ timeout: 5000 });
+    await page.waitForTimeout(1000);
+    expect(await pill.textContent()).toBe('1 new');
+
+    // The whole feed, read from the bottom: a click brings the first new one into view, focused.
+    await page.goto('/dashboard/alerts');
+    await page.getByTestId('match-card').first().waitFor();
+    await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
+    const before = await page.evaluate<number>('window.scrollY');
+    expect(before).toBeGreaterThan(300);
+    await deliverItems(app, [testItem({ title: 'pillword newest of all' })]);
+    await pill.getByText('1 new').waitFor({ timeout: 5000 });
+    await pill.click();
+    const newest = page.getByTestId('match-card').filter({ hasText: 'pillword newest of all' });
+    await newest.waitFor();
+    await expect
+      .poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""'))
+      .toContain('pillword newest of all');
+    const box = await newest.boundingBox();
+    expect(box?.y).toBeGreaterThanOrEqual(0);
+    expect(box?.y).toBeLessThan(PHONE.height / 2);
+    expect(await page.getByRole('status').filter({ hasText: '1 new alert shown' }).count()).toBe(1);
+    expect(await pill.count()).toBe(0);
+    expect(problems.errors).toEqual([]);
+  }, 90_000);
 
   test('a failing API shows a readable error with a retry that works', async () => {
     const user = await signedInUser();

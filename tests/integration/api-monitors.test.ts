@@ -38,6 +38,7 @@ describe('/api/monitors', () => {
       name: 'Our database',
       query: 'pglite',
       sources: ['hackernews', 'reddit', 'lobsters'],
+      matchableSources: ['hackernews', 'reddit', 'lobsters'],
       paused: false,
       emailMuted: false,
       createdAt: expect.stringMatching(/^\d{4}-/),
@@ -218,6 +219,24 @@ describe('/api/monitors', () => {
     expect(await (await app.api(path, { token: owner.token })).json()).toEqual(monitor);
   });
 
+  test('a monitor names the sites its query can match: site: and r/ narrow its sources', async () => {
+    const { token } = await signedInUser();
+    const sites = async (body: object) => (await create(token, body)).matchableSources;
+    expect(await sites({ query: 'rust site:hackernews' })).toEqual(['hackernews']);
+    expect(await sites({ query: 'r/rust release' })).toEqual(['reddit']);
+    expect(await sites({ query: 'rust -site:reddit', sources: ['reddit', 'lobsters'] })).toEqual([
+      'lobsters',
+    ]);
+    const listed = z
+      .array(monitorSchema)
+      .parse(await (await app.api('/api/monitors', { token })).json());
+    expect(listed.map((m) => m.matchableSources)).toEqual([
+      ['hackernews'],
+      ['reddit'],
+      ['lobsters'],
+    ]);
+  });
+
   test('every route needs a valid token', async () => {
     for (const [method, path] of [
       ['GET', '/api/monitors'],
@@ -258,6 +277,7 @@ describe('/api/monitors', () => {
     expect(zig.count).toBe(3);
     expect(zig.estimated).toBe(false);
     expect(zig.perDay).toBeCloseTo(3 / 6.9, 1);
+    expect(zig.coveredHours).toBeCloseTo(6.9 * 24, 0);
     expect(zig.items.map((item) => item.title)).toEqual([
       'Zig 1.0 released',
       'Why I left Zig',
@@ -266,7 +286,11 @@ describe('/api/monitors', () => {
     expect(zig.items[1]?.snippet).toBe('zig is hard');
     expect(zig.items[1]?.highlights).toEqual([[0, 3]]);
 
-    expect((await preview({ query: 'zig -hiring', sources: ['reddit'] })).count).toBe(1);
+    // The forecast rests on what the chosen sites' items cover: Reddit's one item, 3 days.
+    const reddit = await preview({ query: 'zig -hiring', sources: ['reddit'] });
+    expect(reddit.count).toBe(1);
+    expect(reddit.coveredHours).toBeCloseTo(3 * 24, 0);
+    expect(reddit.perDay).toBeCloseTo(1 / 3, 1);
     expect((await preview({ query: 'zig*' })).count).toBe(5);
     expect((await preview({ query: 'cafe zurich' })).items.map((i) => i.title)).toEqual([
       'Café Zürich opens',

@@ -16,6 +16,7 @@ const PREVIEW_ITEMS = 20;
 /** Candidates verified at most; beyond, the count is extrapolated from the newest of them. */
 const MAX_CANDIDATES = 3000;
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 /**
  * What a query would have found in the stored items of the last 7 days, and how many alerts a
@@ -50,7 +51,7 @@ export async function previewMonitor(
     ctx.db
       .select({ at: sql<Date | string | null>`min(${items.createdAt})` })
       .from(items)
-      .where(gt(items.createdAt, since)),
+      .where(and(gt(items.createdAt, since), inArray(items.source, sources))),
   ]);
 
   const index = createMonitorIndex();
@@ -71,12 +72,14 @@ export async function previewMonitor(
     const [total] = await ctx.db.select({ n: sql<number>`count(*)::int` }).from(items).where(where);
     count = Math.round((found / checked.length) * (total?.n ?? checked.length));
   }
-  // The items stored may cover less than a week (a new installation): divide by what they cover.
+  // The sites' items stored may cover less than a week (a new installation, a site just set
+  // up): the forecast divides by what they cover (an hour at least) and says what that is.
   const oldestAt = oldest?.at ? new Date(oldest.at).getTime() : now.getTime();
-  const coveredDays = Math.min(PREVIEW_DAYS, Math.max(1, (now.getTime() - oldestAt) / DAY_MS));
+  const coveredMs = Math.min(PREVIEW_DAYS * DAY_MS, Math.max(0, now.getTime() - oldestAt));
   return {
     count,
-    perDay: Math.round((count / coveredDays) * 10) / 10,
+    perDay: Math.round((count / (Math.max(coveredMs, HOUR_MS) / DAY_MS)) * 10) / 10,
+    coveredHours: Math.round((coveredMs / HOUR_MS) * 10) / 10,
     estimated: truncated,
     items: shown,
   };

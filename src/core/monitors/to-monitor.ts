@@ -1,5 +1,7 @@
 import type { MonitorWebhookRow } from '../../db/schema/delivery.ts';
 import type { MonitorRow } from '../../db/schema/monitors.ts';
+import { parseQuery } from '../../matcher/query-parser.ts';
+import { querySources } from '../../matcher/query-sources.ts';
 import type { Monitor } from '../../shared/monitor.ts';
 import { toMonitorWebhook } from '../webhooks/set-monitor-webhook.ts';
 
@@ -10,6 +12,7 @@ export function toMonitor(row: MonitorRow, webhook: MonitorWebhookRow | null = n
     name: row.name,
     query: row.query,
     sources: row.sources,
+    matchableSources: matchableSources(row),
     paused: row.paused,
     emailMuted: row.emailMuted,
     createdAt: row.createdAt.toISOString(),
@@ -18,4 +21,16 @@ export function toMonitor(row: MonitorRow, webhook: MonitorWebhookRow | null = n
     lastMatchAt: row.lastMatchAt?.toISOString() ?? null,
     webhook: webhook ? toMonitorWebhook(webhook) : null,
   };
+}
+
+/** The monitor's sites its query can match on (`site:hackernews`, `r/rust` narrow them). */
+function matchableSources(row: MonitorRow): MonitorRow['sources'] {
+  let reach: readonly string[];
+  try {
+    reach = querySources(parseQuery(row.query));
+  } catch {
+    // Every stored query parsed when saved; should the language change, claim every site.
+    return row.sources;
+  }
+  return row.sources.filter((source) => reach.includes(source));
 }

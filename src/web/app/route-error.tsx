@@ -1,6 +1,7 @@
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { Logo } from '../components/logo.tsx';
 import { Button } from '../components/ui/button.tsx';
+import { usePageTitle } from '../lib/page-title.ts';
 import { paths } from '../lib/paths.ts';
 
 /** A per-route error screen: a readable sentence and a way forward, never a stack trace. */
@@ -15,6 +16,7 @@ export function NotFoundPage() {
 }
 
 function ErrorScreen({ notFound }: { notFound: boolean }) {
+  usePageTitle(notFound ? 'Page not found' : 'Something went wrong');
   return (
     <div className="flex min-h-dvh flex-col items-center justify-center gap-6 px-4 text-center">
       <Logo />

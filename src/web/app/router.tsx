@@ -52,6 +52,12 @@ export function createRouter() {
           }),
         },
         {
+          path: paths.about.path,
+          lazy: async () => ({
+            Component: (await import('../features/about/about-page.tsx')).AboutPage,
+          }),
+        },
+        {
           path: '/dashboard',
           lazy: async () => ({
             Component: (await import('./dashboard-layout.tsx')).DashboardLayout,

@@ -23,6 +23,11 @@ export const paths = {
         : '/account/reset-password',
   },
   unsubscribe: { path: '/unsubscribe', href: () => '/unsubscribe' },
+  about: {
+    path: '/about',
+    /** `section`: the id of a heading on the page (`sites`, `delete`). */
+    href: (section?: 'sites' | 'delete') => (section ? `/about#${section}` : '/about'),
+  },
   dashboard: {
     monitors: { path: '/dashboard/monitors', href: () => '/dashboard/monitors' },
     alerts: { path: '/dashboard/alerts', href: () => '/dashboard/alerts' },

@@ -13,19 +13,24 @@ import { Label } from '../../components/ui/label.tsx';
 import { Select } from '../../components/ui/select.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { describeApiError } from '../../lib/api.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
+import { UNDO_WINDOW_MS } from '../../lib/undo-window.ts';
 import { useNow } from '../../lib/use-now.ts';
 import { useListMonitorsQuery } from '../monitors/monitors-api.ts';
-import { onLiveMatch } from './live-feed.ts';
 import { MatchCard } from './match-card.tsx';
 import {
+  FEED_PAGE_SIZE,
   type MatchFilters,
+  UNREAD_COUNT_CAP,
   useDismissMatchMutation,
   useListMatchesInfiniteQuery,
   useMarkAllReadMutation,
   useMatchStatsQuery,
   useSetMatchReadMutation,
+  useUnreadCountQuery,
 } from './matches-api.ts';
 import { MentionsChart } from './mentions-chart.tsx';
+import { useFreshMatches } from './use-fresh-matches.ts';
 
 const CHART_DAYS = 14;
 const SEARCH_DELAY_MS = 300;
@@ -78,8 +83,12 @@ export function AlertsPage() {
   const [dismiss] = useDismissMatchMutation();
   const [markAll, markingAll] = useMarkAllReadMutation();
   const now = useNow();
-  const [fresh, setFresh] = useState<Match[]>([]);
-  const topRef = useRef<HTMLElement>(null);
+  const unread = useUnreadCountQuery();
+  usePageTitle(
+    unread.data?.count
+      ? `Alerts (${unread.data.more ? `${UNREAD_COUNT_CAP}+` : unread.data.count})`
+      : 'Alerts',
+  );
 
   const items = useMemo(() => feed.data?.pages.flatMap((page) => page.items) ?? [], [feed.data]);
   const monitorNames = useMemo(
@@ -87,29 +96,31 @@ export function AlertsPage() {
     [monitors.data],
   );
 
-  // New matches wait behind the "N new" pill, so the feed never jumps under the reader.
-  const known = useRef(new Set<string>());
-  known.current = new Set(items.map((m) => m.id));
-  const filterKey = JSON.stringify(filters);
-  useEffect(() => {
-    setFresh([]);
-    const wanted = JSON.parse(filterKey) as MatchFilters;
-    return onLiveMatch((match) => {
-      if (wanted.monitorId && match.monitorId !== wanted.monitorId) return;
-      if (wanted.source && match.source !== wanted.source) return;
-      if (known.current.has(match.id)) return;
-      setFresh((current) =>
-        current.some((m) => m.id === match.id) ? current : [...current, match],
-      );
-    });
-  }, [filterKey]);
-
+  // New matches wait behind the "N new" pill; a click shows them: the feed is read again, and
+  // the first new one is scrolled to and focused, so a screen reader starts there.
+  const { fresh, clear: clearFresh } = useFreshMatches(filters, items);
+  const [focusTarget, setFocusTarget] = useState<string | null>(null);
+  const [shownNote, setShownNote] = useState('');
+  const listRef = useRef<HTMLUListElement>(null);
   function showFresh() {
-    setFresh([]);
+    const first = fresh[0];
+    if (!first) return;
+    setShownNote(`${fresh.length} new ${fresh.length === 1 ? 'alert' : 'alerts'} shown`);
+    setFocusTarget(first.id);
+    clearFresh();
     void feed.refetch();
-    topRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
-    topRef.current?.focus();
   }
+  useEffect(() => {
+    // Once the feed read again holds it.
+    if (focusTarget === null || !items.some((match) => match.id === focusTarget)) return;
+    const card = listRef.current?.querySelector<HTMLElement>(
+      `[data-match-id="${CSS.escape(focusTarget)}"]`,
+    );
+    if (!card) return;
+    setFocusTarget(null);
+    card.scrollIntoView({ block: 'start' });
+    card.focus({ preventScroll: true });
+  }, [focusTarget, items]);
 
   async function toggleRead(match: Match, read = !match.read) {
     if (match.read === read) return;
@@ -117,10 +128,18 @@ export function AlertsPage() {
     if ('error' in result && result.error) toast.error('That could not be saved. Try again.');
   }
 
-  async function dismissOne(match: Match) {
-    const result = await dismiss(match.id);
-    if ('error' in result && result.error) toast.error('That alert could not be dismissed.');
-    else toast('Alert dismissed');
+  function dismissOne(match: Match) {
+    const request = dismiss(match.id);
+    toast('Alert dismissed', {
+      duration: UNDO_WINDOW_MS,
+      action: { label: 'Undo', onClick: () => request.abort() },
+    });
+    void request.then((result) => {
+      const error = 'error' in result ? result.error : undefined;
+      if (error && !('name' in error && error.name === 'AbortError')) {
+        toast.error('That alert could not be dismissed.');
+      }
+    });
   }
 
   async function markAllRead() {
@@ -154,15 +173,19 @@ export function AlertsPage() {
 
         <Filters filters={filters} monitors={monitors.data ?? []} onChange={setFilters} />
 
-        <section ref={topRef} tabIndex={-1} className="outline-none" aria-label="Alerts feed">
+        <section aria-label="Alerts feed">
+          <p className="sr-only" role="status">
+            {shownNote}
+          </p>
           {fresh.length > 0 ? (
             <div className="sticky top-20 z-10 mb-3 flex justify-center">
               <Button
                 onClick={showFresh}
                 className="rounded-full shadow-lg"
+                aria-label={`Show ${fresh.length} new ${fresh.length === 1 ? 'alert' : 'alerts'}`}
                 data-testid="new-matches-pill"
               >
-                {fresh.length} new
+                {fresh.length >= FEED_PAGE_SIZE ? `${FEED_PAGE_SIZE}+` : fresh.length} new
               </Button>
             </div>
           ) : null}
@@ -187,16 +210,26 @@ export function AlertsPage() {
                 : 'When a monitor matches a new post or comment, it appears here within seconds.'}
             </EmptyState>
           ) : (
-            <ul className="grid gap-3" aria-label="Alerts" data-testid="alerts-feed">
+            <ul
+              ref={listRef}
+              className="grid grid-cols-1 gap-3"
+              aria-label="Alerts"
+              data-testid="alerts-feed"
+            >
               {items.map((match) => (
-                <li key={match.id}>
+                <li
+                  key={match.id}
+                  data-match-id={match.id}
+                  tabIndex={-1}
+                  className="scroll-mt-24 rounded-xl outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                >
                   <MatchCard
                     match={match}
                     monitorName={monitorNames.get(match.monitorId)}
                     now={now}
                     onOpen={() => void toggleRead(match, true)}
                     onToggleRead={() => void toggleRead(match)}
-                    onDismiss={() => void dismissOne(match)}
+                    onDismiss={() => dismissOne(match)}
                   />
                 </li>
               ))}

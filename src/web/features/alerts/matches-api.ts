@@ -1,6 +1,7 @@
 import type { Match, MatchPage, MatchStats } from '../../../shared/match.ts';
 import type { SourceName } from '../../../shared/sources.ts';
 import { api } from '../../lib/api.ts';
+import { UNDO_WINDOW_MS } from '../../lib/undo-window.ts';
 
 export type { Match, MatchPage, MatchStats };
 
@@ -43,6 +44,14 @@ export const matchesApi = api.injectEndpoints({
       query: ({ queryArg, pageParam }) => feedUrl(queryArg, pageParam, FEED_PAGE_SIZE),
       providesTags: [FEED],
     }),
+    /**
+     * The first page of a filtered feed, fetched afresh each time and never cached: what the
+     * view would show now, to count the live matches it has not shown yet.
+     */
+    peekFeed: build.query<MatchPage, MatchFilters>({
+      query: (filters) => feedUrl(filters, null, FEED_PAGE_SIZE),
+      keepUnusedDataFor: 0,
+    }),
     unreadCount: build.query<{ count: number; more: boolean }, void>({
       query: () => feedUrl({ unread: true }, null, UNREAD_COUNT_CAP),
       transformResponse: (page: MatchPage) => ({
@@ -69,20 +78,31 @@ export const matchesApi = api.injectEndpoints({
       query: (body) => ({ url: '/matches/mark-read', method: 'POST', body }),
       invalidatesTags: [FEED, UNREAD],
     }),
-    /** The alert leaves the feed at once; it comes back if the API refuses. */
+    /**
+     * Dismiss with undo, as a monitor's delete: the alert leaves every feed at once, and the
+     * DELETE is sent only when the undo window has passed. Aborting the request in the window
+     * (Undo) puts the alert back, as does a refusal of the API. Leaving the page does not cancel it.
+     */
     dismissMatch: build.mutation<void, string>({
-      query: (id) => ({ url: `/matches/${id}`, method: 'DELETE' }),
+      async queryFn(id, { signal }, _extra, baseQuery) {
+        if (!(await waitUnlessAborted(UNDO_WINDOW_MS, signal))) {
+          return { error: { status: 'CUSTOM_ERROR', error: 'Undone' } };
+        }
+        const result = await baseQuery({ url: `/matches/${id}`, method: 'DELETE' });
+        return result.error ? { error: result.error } : { data: undefined };
+      },
       onQueryStarted: (id, lifecycle) =>
         patchEveryFeed(lifecycle, (draft) => {
           for (const page of draft.pages) page.items = page.items.filter((m) => m.id !== id);
         }),
-      invalidatesTags: [UNREAD, STATS],
+      invalidatesTags: (_result, error) => (error ? [] : [UNREAD, STATS]),
     }),
   }),
 });
 
 export const {
   useListMatchesInfiniteQuery,
+  useLazyPeekFeedQuery,
   useUnreadCountQuery,
   useMatchStatsQuery,
   useSetMatchReadMutation,
@@ -123,4 +143,20 @@ async function patchEveryFeed(
   } catch {
     for (const patch of patches) patch.undo();
   }
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+function waitUnlessAborted(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const timer = setTimeout(() => resolve(true), ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve(false);
+      },
+      { once: true },
+    );
+  });
 }

@@ -1,8 +1,18 @@
+import { AxisBottom, AxisLeft } from '@visx/axis';
+import { localPoint } from '@visx/event';
+import { Group } from '@visx/group';
+import { useParentSize } from '@visx/responsive';
+import { scaleBand, scaleLinear } from '@visx/scale';
+import { BarStack } from '@visx/shape';
+import { Tooltip, useTooltip } from '@visx/tooltip';
+import { BarChart3 } from 'lucide-react';
+import type { PointerEvent } from 'react';
 import type { MatchStats } from '../../../shared/match.ts';
 import type { Monitor } from '../../../shared/monitor.ts';
+import { type ChartDay, formatDay, mentionsPerDay } from './mentions-per-day.ts';
 
 const COLOURS = [
-  'var(--color-primary)',
+  'var(--primary)',
   '#0ea5e9',
   '#f59e0b',
   '#10b981',
@@ -11,31 +21,18 @@ const COLOURS = [
   '#64748b',
   '#ec4899',
 ];
+const HEIGHT = 168;
+const MARGIN = { top: 8, right: 4, bottom: 24, left: 32 };
+/** Narrower than this a day's label would crowd its neighbours: every few days is labelled. */
+const LABEL_WIDTH = 44;
 
-/** The last `days` dates (YYYY-MM-DD) ending with `today`, oldest first. */
-function lastDays(today: string, days: number): string[] {
-  const end = Date.parse(`${today}T00:00:00Z`);
-  return Array.from({ length: days }, (_, i) =>
-    new Date(end - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10),
-  );
-}
-
-function todayIn(timeZone: string): string {
-  try {
-    return new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    }).format(new Date());
-  } catch {
-    return new Date().toISOString().slice(0, 10);
-  }
-}
+type Hovered = { day: ChartDay; monitorId: string };
 
 /**
- * Mentions per day, one stacked bar a day, one colour per monitor. The SVG is decoration for
- * sighted users; screen readers get the same numbers as a table.
+ * Mentions per day (docs/product.md, "Matches and alerts"): one stacked bar a day, one colour
+ * per monitor, a value axis, and a tooltip naming the day, the monitor and its count (visx,
+ * docs/decisions/XXXX-mentions-chart-with-visx.md). The SVG is for sighted users; screen readers
+ * get the same numbers as a table. A quiet fortnight says so in words.
  */
 export function MentionsChart({
   stats,
@@ -46,104 +43,210 @@ export function MentionsChart({
   monitors: readonly Monitor[];
   days: number;
 }) {
-  const dates = lastDays(todayIn(stats.timezone), days);
-  const counts = new Map<string, Map<string, number>>();
-  for (const row of stats.days) {
-    const day = counts.get(row.date) ?? new Map<string, number>();
-    day.set(row.monitorId, row.count);
-    counts.set(row.date, day);
-  }
-  const shown = monitors.filter((m) => stats.days.some((row) => row.monitorId === m.id));
-  const colourOf = new Map(monitors.map((m, i) => [m.id, COLOURS[i % COLOURS.length] as string]));
-  const totals = dates.map((date) =>
-    [...(counts.get(date)?.values() ?? [])].reduce((a, b) => a + b, 0),
+  const chart = mentionsPerDay(
+    stats,
+    monitors.map((m) => m.id),
+    days,
   );
-  const max = Math.max(1, ...totals);
-  const total = totals.reduce((a, b) => a + b, 0);
-  const width = 100 / dates.length;
+  const nameOf = (id: string) => {
+    const monitor = monitors.find((m) => m.id === id);
+    return monitor ? monitor.name || monitor.query : 'A deleted monitor';
+  };
+  const colourOf = new Map(monitors.map((m, i) => [m.id, COLOURS[i % COLOURS.length] as string]));
 
   return (
     <figure className="rounded-xl border bg-card p-4 shadow-sm sm:p-5" data-testid="mentions-chart">
       <figcaption className="flex flex-wrap items-baseline justify-between gap-2">
         <span className="text-sm font-semibold">Mentions per day</span>
         <span className="text-xs text-muted-foreground">
-          {total.toLocaleString('en')} in the last {days} days
+          {chart.total.toLocaleString('en')} in the last {days} days
         </span>
       </figcaption>
-      <svg
-        viewBox="0 0 100 40"
-        preserveAspectRatio="none"
-        className="mt-3 h-24 w-full"
-        aria-hidden="true"
-      >
-        {dates.map((date, i) => {
-          let y = 40;
-          return (
-            <g key={date}>
-              {shown.map((monitor) => {
-                const count = counts.get(date)?.get(monitor.id) ?? 0;
-                if (count === 0) return null;
-                const height = (count / max) * 38;
-                y -= height;
-                return (
-                  <rect
-                    key={monitor.id}
-                    x={i * width + width * 0.15}
-                    y={y}
-                    width={width * 0.7}
-                    height={height}
-                    fill={colourOf.get(monitor.id)}
-                    rx={0.6}
-                  />
-                );
-              })}
-            </g>
-          );
-        })}
-      </svg>
-      <div
-        className="mt-1 flex justify-between text-[10px] text-muted-foreground"
-        aria-hidden="true"
-      >
-        <span>{dates[0]?.slice(5)}</span>
-        <span>{dates.at(-1)?.slice(5)}</span>
-      </div>
-      {shown.length > 0 ? (
-        <ul className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs" aria-hidden="true">
-          {shown.map((monitor) => (
-            <li key={monitor.id} className="flex items-center gap-1.5">
-              <span
-                className="size-2.5 rounded-sm"
-                style={{ background: colourOf.get(monitor.id) }}
-              />
-              {monitor.name || monitor.query}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      <table className="sr-only">
-        <caption>Mentions per day and monitor, last {days} days</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Monitor</th>
-            <th scope="col">Mentions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {stats.days.map((row) => (
-            <tr key={`${row.date}-${row.monitorId}`}>
-              <td>{row.date}</td>
-              <td>
-                {monitors.find((m) => m.id === row.monitorId)?.name ||
-                  monitors.find((m) => m.id === row.monitorId)?.query ||
-                  'A deleted monitor'}
-              </td>
-              <td>{row.count}</td>
+      {chart.total === 0 ? (
+        <div
+          className="mt-3 flex items-center gap-3 rounded-lg border border-dashed px-4 py-6 text-sm text-muted-foreground"
+          data-testid="mentions-chart-empty"
+        >
+          <BarChart3 className="size-5 shrink-0" aria-hidden="true" />
+          <p>
+            No mentions in the last {days} days. Each day’s count per monitor shows here once your
+            monitors catch something.
+          </p>
+        </div>
+      ) : (
+        <>
+          <Bars chart={chart} colourOf={colourOf} nameOf={nameOf} />
+          <ul className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs" aria-hidden="true">
+            {chart.monitorIds.map((id) => (
+              <li key={id} className="flex min-w-0 items-center gap-1.5">
+                <span
+                  className="size-2.5 shrink-0 rounded-sm"
+                  style={{ background: colourOf.get(id) ?? COLOURS[6] }}
+                />
+                <span className="truncate">{nameOf(id)}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {/* A table's width never falls below its content's, so the wrapper, not the table, is
+          the 1 px box that keeps it off screen without widening the page. */}
+      <div className="sr-only">
+        <table>
+          <caption>Mentions per day and monitor, last {days} days</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Monitor</th>
+              <th scope="col">Mentions</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {chart.days.flatMap((day) =>
+              Object.entries(day.counts).map(([id, count]) => (
+                <tr key={`${day.date}-${id}`}>
+                  <td>{day.date}</td>
+                  <td>{nameOf(id)}</td>
+                  <td>{count}</td>
+                </tr>
+              )),
+            )}
+          </tbody>
+        </table>
+      </div>
     </figure>
+  );
+}
+
+function Bars({
+  chart,
+  colourOf,
+  nameOf,
+}: {
+  chart: ReturnType<typeof mentionsPerDay>;
+  colourOf: Map<string, string>;
+  nameOf: (id: string) => string;
+}) {
+  const { parentRef, width } = useParentSize({ debounceTime: 50 });
+  const tooltip = useTooltip<Hovered>();
+  const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
+  const innerHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
+  const dates = chart.days.map((day) => day.date);
+  const xScale = scaleBand<string>({ domain: dates, range: [0, innerWidth], padding: 0.25 });
+  const yScale = scaleLinear<number>({
+    domain: [0, Math.max(1, ...chart.days.map((day) => day.total))],
+    range: [innerHeight, 0],
+    nice: true,
+  });
+  const every = Math.max(1, Math.ceil((LABEL_WIDTH * dates.length) / Math.max(1, innerWidth)));
+  const labelled = dates.filter((_, i) => (dates.length - 1 - i) % every === 0);
+
+  const show = (event: PointerEvent<SVGRectElement>, hovered: Hovered) => {
+    const point = localPoint(event);
+    tooltip.showTooltip({
+      tooltipData: hovered,
+      tooltipLeft: point?.x ?? 0,
+      tooltipTop: point?.y ?? 0,
+    });
+  };
+
+  return (
+    <div ref={parentRef} className="relative mt-3 w-full" style={{ height: HEIGHT }}>
+      {width > 0 ? (
+        <svg width={width} height={HEIGHT} aria-hidden="true" className="block overflow-visible">
+          <Group left={MARGIN.left} top={MARGIN.top}>
+            <BarStack<ChartDay, string>
+              data={chart.days}
+              keys={chart.monitorIds}
+              value={(day, key) => day.counts[key] ?? 0}
+              x={(day) => day.date}
+              xScale={xScale}
+              yScale={yScale}
+              color={(key) => colourOf.get(key) ?? (COLOURS[6] as string)}
+            >
+              {(stacks) =>
+                stacks.flatMap((stack) =>
+                  stack.bars
+                    .filter((bar) => bar.height > 0)
+                    .map((bar) => (
+                      <rect
+                        key={`${stack.key}-${bar.index}`}
+                        x={bar.x}
+                        y={bar.y}
+                        width={bar.width}
+                        height={bar.height}
+                        fill={bar.color}
+                        rx={2}
+                        data-testid="mentions-bar"
+                        onPointerMove={(event) =>
+                          show(event, { day: bar.bar.data, monitorId: stack.key })
+                        }
+                        onPointerDown={(event) =>
+                          show(event, { day: bar.bar.data, monitorId: stack.key })
+                        }
+                        onPointerLeave={tooltip.hideTooltip}
+                      />
+                    )),
+                )
+              }
+            </BarStack>
+            <AxisLeft
+              scale={yScale}
+              numTicks={3}
+              tickFormat={(value) => Number(value).toLocaleString('en')}
+              hideAxisLine
+              hideTicks
+              stroke="var(--border)"
+              tickLabelProps={{
+                fill: 'var(--muted-foreground)',
+                fontSize: 10,
+                textAnchor: 'end',
+                dx: -4,
+                dy: 3,
+              }}
+            />
+            <AxisBottom
+              top={innerHeight}
+              scale={xScale}
+              tickValues={labelled}
+              tickFormat={(date) => formatDay(date)}
+              hideTicks
+              stroke="var(--border)"
+              tickLabelProps={{
+                fill: 'var(--muted-foreground)',
+                fontSize: 10,
+                textAnchor: 'middle',
+              }}
+            />
+          </Group>
+        </svg>
+      ) : null}
+      {tooltip.tooltipOpen && tooltip.tooltipData ? (
+        <Tooltip
+          unstyled
+          applyPositionStyle
+          left={Math.min(tooltip.tooltipLeft ?? 0, Math.max(0, width - 180))}
+          top={(tooltip.tooltipTop ?? 0) + 12}
+          className="pointer-events-none z-10 w-44 rounded-md border bg-card px-3 py-2 text-xs text-card-foreground shadow-md"
+        >
+          <p className="font-medium" data-testid="mentions-tooltip">
+            {formatDay(tooltip.tooltipData.day.date, true)}
+          </p>
+          <p className="mt-1 flex items-center gap-1.5">
+            <span
+              className="size-2.5 shrink-0 rounded-sm"
+              style={{ background: colourOf.get(tooltip.tooltipData.monitorId) }}
+            />
+            <span className="truncate">{nameOf(tooltip.tooltipData.monitorId)}</span>
+            <span className="ml-auto font-semibold tabular-nums">
+              {tooltip.tooltipData.day.counts[tooltip.tooltipData.monitorId] ?? 0}
+            </span>
+          </p>
+          <p className="mt-0.5 text-muted-foreground">
+            {tooltip.tooltipData.day.total.toLocaleString('en')} that day in all
+          </p>
+        </Tooltip>
+      ) : null}
+    </div>
   );
 }

@@ -7,6 +7,7 @@ import { FormError, FormNotice, SubmitButton } from '../../components/form-parts
 import { Field } from '../../components/ui/field.tsx';
 import { confirmSignUp, resendConfirmationCode } from '../../lib/identity-client.ts';
 import { describeIdentityError, type IdentityProblem } from '../../lib/identity-errors.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
 import { paths } from '../../lib/paths.ts';
 import { AccountShell } from './account-shell.tsx';
 import { CodeField, ResendCodeButton } from './code-parts.tsx';
@@ -16,6 +17,7 @@ import { useResendCode } from './use-resend-code.ts';
 type ConfirmValues = z.infer<typeof confirmSchema>;
 
 export function ConfirmPage() {
+  usePageTitle('Confirm your email');
   const [params] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
@@ -44,7 +46,10 @@ export function ConfirmPage() {
     try {
       await confirmSignUp(email, code);
       await navigate(`${paths.login.href()}?email=${encodeURIComponent(email)}`, {
-        state: { notice: 'Your email address is confirmed. Log in to start listening.' },
+        state: {
+          notice: 'Your email address is confirmed. Log in to start listening.',
+          newcomer: true,
+        },
       });
     } catch (error) {
       const found = describeIdentityError(error, 'confirm');

@@ -7,6 +7,7 @@ import { FormError, SubmitButton } from '../../components/form-parts.tsx';
 import { Field } from '../../components/ui/field.tsx';
 import { forgotPassword } from '../../lib/identity-client.ts';
 import { describeIdentityError, type IdentityProblem } from '../../lib/identity-errors.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
 import { paths } from '../../lib/paths.ts';
 import { AccountShell } from './account-shell.tsx';
 import { forgotSchema } from './schemas.ts';
@@ -14,6 +15,7 @@ import { forgotSchema } from './schemas.ts';
 type ForgotValues = z.infer<typeof forgotSchema>;
 
 export function ForgotPasswordPage() {
+  usePageTitle('Reset your password');
   const navigate = useNavigate();
   const [problem, setProblem] = useState<IdentityProblem | null>(null);
   const form = useForm<ForgotValues>({

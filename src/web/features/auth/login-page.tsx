@@ -9,6 +9,7 @@ import { Field } from '../../components/ui/field.tsx';
 import { describeApiError } from '../../lib/api.ts';
 import { signIn } from '../../lib/identity-client.ts';
 import { describeIdentityError, type IdentityProblem } from '../../lib/identity-errors.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
 import { paths, safeRedirectTarget } from '../../lib/paths.ts';
 import { completeSignIn } from '../../lib/session/complete-sign-in.ts';
 import { loginFailed } from '../../lib/session/session-slice.ts';
@@ -18,9 +19,12 @@ import { loginSchema } from './schemas.ts';
 type LoginValues = z.infer<typeof loginSchema>;
 
 export function LoginPage() {
+  usePageTitle('Log in');
   const [params] = useSearchParams();
   const location = useLocation();
   const notice = typeof location.state?.notice === 'string' ? location.state.notice : null;
+  // Straight from confirming a new account: nobody to welcome back yet.
+  const newcomer = location.state?.newcomer === true;
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [problem, setProblem] = useState<IdentityProblem | null>(null);
@@ -56,7 +60,11 @@ export function LoginPage() {
   return (
     <AccountShell
       title="Log in to Earshot"
-      description="Welcome back. Your monitors kept listening while you were away."
+      description={
+        newcomer
+          ? 'Your account is ready. Log in and write your first monitor.'
+          : 'Welcome back. Your monitors kept listening while you were away.'
+      }
       footer={
         <>
           New to Earshot?{' '}

@@ -8,6 +8,7 @@ import { NewPasswordFields } from '../../components/new-password-fields.tsx';
 import { Field } from '../../components/ui/field.tsx';
 import { confirmForgotPassword, forgotPassword } from '../../lib/identity-client.ts';
 import { describeIdentityError, type IdentityProblem } from '../../lib/identity-errors.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
 import { paths } from '../../lib/paths.ts';
 import { AccountShell } from './account-shell.tsx';
 import { CodeField, ResendCodeButton } from './code-parts.tsx';
@@ -17,6 +18,7 @@ import { useResendCode } from './use-resend-code.ts';
 type ResetValues = z.infer<typeof resetSchema>;
 
 export function ResetPasswordPage() {
+  usePageTitle('Choose a new password');
   const [params] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();

@@ -7,6 +7,7 @@ import { FormError, SubmitButton } from '../../components/form-parts.tsx';
 import { Field } from '../../components/ui/field.tsx';
 import { signUp } from '../../lib/identity-client.ts';
 import { describeIdentityError, type IdentityProblem } from '../../lib/identity-errors.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
 import { NEW_PASSWORD_HINT } from '../../lib/password-policy.ts';
 import { paths } from '../../lib/paths.ts';
 import { AccountShell } from './account-shell.tsx';
@@ -15,6 +16,7 @@ import { signupSchema } from './schemas.ts';
 type SignupValues = z.infer<typeof signupSchema>;
 
 export function SignupPage() {
+  usePageTitle('Sign up');
   const navigate = useNavigate();
   const [problem, setProblem] = useState<IdentityProblem | null>(null);
   const form = useForm<SignupValues>({

@@ -2,6 +2,7 @@ import { ArrowRight, Bell, Clock, Filter, Mail, Search, Sparkles } from 'lucide-
 import { Link } from 'react-router';
 import { Logo } from '../../components/logo.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { usePageTitle } from '../../lib/page-title.ts';
 import { paths } from '../../lib/paths.ts';
 import { ProductPicture } from './product-picture.tsx';
 
@@ -63,6 +64,7 @@ const AUDIENCES = [
  * sign up and log in.
  */
 export function HomePage() {
+  usePageTitle(null);
   return (
     <div className="min-h-dvh bg-background text-foreground">
       <a
@@ -212,9 +214,14 @@ export function HomePage() {
         <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-4 px-4 py-8 text-sm text-muted-foreground sm:px-6">
           <Logo className="text-base" />
           <span>Alerts for Hacker News, Reddit and Lobsters.</span>
-          <Link to={paths.login.href()} className="ml-auto hover:text-foreground">
-            Log in
-          </Link>
+          <nav aria-label="More" className="flex gap-4 sm:ml-auto">
+            <Link to={paths.about.href()} className="hover:text-foreground">
+              About and privacy
+            </Link>
+            <Link to={paths.login.href()} className="hover:text-foreground">
+              Log in
+            </Link>
+          </nav>
         </div>
       </footer>
     </div>

@@ -1,8 +1,7 @@
 import { toast } from 'sonner';
 import type { AppDispatch } from '../../app/store.ts';
+import { UNDO_WINDOW_MS } from '../../lib/undo-window.ts';
 import { monitorsApi } from './monitors-api.ts';
-
-export const UNDO_WINDOW_MS = 6000;
 
 /**
  * Deleting a monitor also deletes its matches, so the delete is sent only when the undo window

@@ -60,7 +60,7 @@ export function MonitorCard({
           ) : null}
           <p className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
             <span className="flex items-center gap-1">
-              {monitor.sources.map((source) => (
+              {monitor.matchableSources.map((source) => (
                 <SourceIcon key={source} source={source} className="size-5 text-[10px]" />
               ))}
             </span>

@@ -8,6 +8,7 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { describeApiError } from '../../lib/api.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
 import { useNow } from '../../lib/use-now.ts';
 import { MonitorCard } from './monitor-card.tsx';
 import { MonitorDialog } from './monitor-dialog.tsx';
@@ -25,6 +26,7 @@ export const EXAMPLE_MONITORS = [
 type DialogState = { open: false } | { open: true; monitor?: Monitor; initialQuery?: string };
 
 export function MonitorsPage() {
+  usePageTitle('Monitors');
   const monitors = useListMonitorsQuery();
   const [dialog, setDialog] = useState<DialogState>({ open: false });
   const now = useNow();

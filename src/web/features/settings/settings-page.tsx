@@ -11,6 +11,7 @@ import {
 } from '../../components/ui/card.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { describeApiError } from '../../lib/api.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
 import { useGetUserQuery } from '../../lib/user-api.ts';
 import { ChangeEmailForm } from './change-email-form.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
@@ -20,6 +21,7 @@ import { ProfileForm } from './profile-form.tsx';
 import { useDeleteAccount } from './use-delete-account.ts';
 
 export function SettingsPage() {
+  usePageTitle('Settings');
   const { deleting, remove } = useDeleteAccount();
   const user = useGetUserQuery(undefined, { skip: deleting });
   return (

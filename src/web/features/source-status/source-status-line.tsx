@@ -1,23 +1,6 @@
-import { z } from 'zod';
-import { sourceHealthSchema } from '../../../shared/source-health.ts';
-import { api } from '../../lib/api.ts';
 import { cn } from '../../lib/cn.ts';
+import { useGetSourceHealthQuery } from '../../lib/source-health-api.ts';
 import { describeSourceHealth } from './describe-source-health.ts';
-
-const healthBodySchema = z.object({ sources: z.array(sourceHealthSchema) });
-
-const healthApi = api.injectEndpoints({
-  endpoints: (build) => ({
-    getSourceHealth: build.query<z.infer<typeof healthBodySchema>['sources'], void>({
-      // 503 (the database is down) still carries the body; no sources are shown then.
-      query: () => ({ url: '/health', validateStatus: () => true }),
-      transformResponse: (body: unknown) => {
-        const parsed = healthBodySchema.safeParse(body);
-        return parsed.success ? parsed.data.sources : [];
-      },
-    }),
-  }),
-});
 
 const REFRESH_MS = 15_000;
 
@@ -33,7 +16,7 @@ const DOT: Record<string, string> = {
  * source, refreshed every 15 s. The last fault is in the tooltip, as text.
  */
 export function SourceStatusLine({ className }: { className?: string }) {
-  const { data } = healthApi.useGetSourceHealthQuery(undefined, { pollingInterval: REFRESH_MS });
+  const { data } = useGetSourceHealthQuery(undefined, { pollingInterval: REFRESH_MS });
   if (!data || data.length === 0) return null;
   return (
     <ul

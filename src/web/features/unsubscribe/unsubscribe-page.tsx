@@ -4,6 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { Logo } from '../../components/logo.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { describeApiError } from '../../lib/api.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
 import { paths } from '../../lib/paths.ts';
 import { useUnsubscribeMutation } from './unsubscribe-api.ts';
 
@@ -16,6 +17,7 @@ const SETTINGS_AFTER_SIGN_IN = paths.login.href(paths.dashboard.settings.href())
  * load, because mail scanners open the links of a message.
  */
 export function UnsubscribePage() {
+  usePageTitle('Unsubscribe');
   const [params] = useSearchParams();
   const token = params.get('token')?.trim() ?? '';
   const [unsubscribe, result] = useUnsubscribeMutation();

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { createMonitorIndex } from './monitor-index.ts';
+import { SOURCES } from './query-ast.ts';
+import { parseQuery } from './query-parser.ts';
+import { querySources } from './query-sources.ts';
+
+describe('querySources', () => {
+  it.each([
+    ['rust', ['hackernews', 'reddit', 'lobsters']],
+    ['rust site:hackernews', ['hackernews']],
+    ['site:hackernews', ['hackernews']],
+    ['r/rust release', ['reddit']],
+    ['subreddit:rust OR site:lobsters', ['reddit', 'lobsters']],
+    ['rust -site:reddit', ['hackernews', 'lobsters']],
+    ['rust -(site:reddit OR site:lobsters)', ['hackernews']],
+    ['site:reddit site:lobsters rust', []],
+    ['rust -subreddit:games', ['hackernews', 'reddit', 'lobsters']],
+    ['rust -author:bot', ['hackernews', 'reddit', 'lobsters']],
+    ['(site:reddit OR site:hackernews) -site:reddit rust', ['hackernews']],
+    ['-(-site:lobsters) rust', ['lobsters']],
+    ['title:rust site:lobsters', ['lobsters']],
+  ])('%s → %j', (query, sources) => {
+    expect(querySources(parseQuery(query))).toEqual(sources);
+  });
+
+  // What it promises: no site left out that the query can match. Checked against the index
+  // itself, with an item from every site that holds the words and sits in the community.
+  it.each([
+    'rust',
+    'rust site:hackernews',
+    'r/rust rust',
+    'rust -site:reddit',
+    'rust -(site:reddit OR -site:lobsters)',
+    'rust OR (site:lobsters -rust)',
+  ])('never leaves out a site %s matches', (query) => {
+    const index = createMonitorIndex();
+    index.add('m', query);
+    const matched = SOURCES.filter(
+      (source) =>
+        index.match({
+          source,
+          title: 'rust news',
+          body: 'rust',
+          url: null,
+          author: 'someone',
+          community: source === 'reddit' ? 'rust' : null,
+        }).length > 0,
+    );
+    for (const source of matched) expect(querySources(parseQuery(query))).toContain(source);
+  });
+});

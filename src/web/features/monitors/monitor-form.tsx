@@ -1,0 +1,117 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Loader2 } from 'lucide-react';
+import { useForm, useWatch } from 'react-hook-form';
+import { toast } from 'sonner';
+import { z } from 'zod';
+import {
+  MONITOR_NAME_MAX_LENGTH,
+  MONITOR_QUERY_MAX_LENGTH,
+  type Monitor,
+} from '../../../shared/monitor.ts';
+import { SOURCE_NAMES } from '../../../shared/sources.ts';
+import { FormError } from '../../components/form-parts.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Field } from '../../components/ui/field.tsx';
+import { describeApiError } from '../../lib/api.ts';
+import { MonitorPreviewPanel } from './monitor-preview.tsx';
+import { useCreateMonitorMutation, useUpdateMonitorMutation } from './monitors-api.ts';
+import { QueryField } from './query-field.tsx';
+import { QueryHelp } from './query-help.tsx';
+import { SitesField } from './sites-field.tsx';
+import { useQueryCheck } from './use-query-check.ts';
+
+const monitorFormSchema = z.object({
+  query: z
+    .string()
+    .trim()
+    .min(1, 'Write a query, e.g. pglite or "open source".')
+    .max(MONITOR_QUERY_MAX_LENGTH, `Use at most ${MONITOR_QUERY_MAX_LENGTH} characters.`),
+  name: z
+    .string()
+    .trim()
+    .max(MONITOR_NAME_MAX_LENGTH, `Use at most ${MONITOR_NAME_MAX_LENGTH} characters.`),
+  sources: z.array(z.enum(SOURCE_NAMES)).min(1, 'Choose at least one site.'),
+});
+type MonitorFormValues = z.infer<typeof monitorFormSchema>;
+
+/**
+ * Create or edit a monitor: the query checked as it is typed (QueryField), the sites with how
+ * each is doing (SitesField), and what the query would have found (MonitorPreviewPanel).
+ */
+export function MonitorForm({
+  monitor,
+  initialQuery,
+  onDone,
+}: {
+  monitor?: Monitor | undefined;
+  initialQuery: string;
+  onDone: () => void;
+}) {
+  const [create] = useCreateMonitorMutation();
+  const [update] = useUpdateMonitorMutation();
+  const form = useForm<MonitorFormValues>({
+    resolver: zodResolver(monitorFormSchema),
+    defaultValues: {
+      query: monitor?.query ?? initialQuery,
+      name: monitor?.name ?? '',
+      sources: monitor?.sources ?? [...SOURCE_NAMES],
+    },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const [query, sources] = useWatch({ control: form.control, name: ['query', 'sources'] });
+  const check = useQueryCheck(query, sources);
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    const result = monitor
+      ? await update({ id: monitor.id, changes: values })
+      : await create(values);
+    if ('error' in result && result.error) {
+      form.setError('root', { message: describeApiError(result.error) });
+      return;
+    }
+    toast.success(monitor ? 'Monitor saved' : 'Monitor created: listening now');
+    onDone();
+  });
+
+  return (
+    <form onSubmit={onSubmit} className="grid grid-cols-1 gap-5" noValidate>
+      <QueryField
+        registration={form.register('query')}
+        query={query}
+        problem={check.problem}
+        error={errors.query?.message}
+      />
+      <Field
+        label="Name (optional)"
+        placeholder="Our product"
+        maxLength={MONITOR_NAME_MAX_LENGTH}
+        error={errors.name?.message}
+        {...form.register('name')}
+      />
+      <SitesField registration={form.register('sources')} error={errors.sources?.message} />
+      <MonitorPreviewPanel query={query} sources={sources} check={check} />
+      <details className="rounded-lg border">
+        <summary className="cursor-pointer rounded-lg px-4 py-3 text-sm font-medium">
+          Query syntax and examples
+        </summary>
+        <div className="px-1 pb-1">
+          <QueryHelp />
+        </div>
+      </details>
+      <FormError message={errors.root?.message} />
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button type="button" variant="outline" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button
+          type="submit"
+          disabled={isSubmitting || Boolean(check.problem)}
+          aria-busy={isSubmitting}
+        >
+          {isSubmitting ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+          {monitor ? 'Save changes' : 'Create monitor'}
+        </Button>
+      </div>
+    </form>
+  );
+}

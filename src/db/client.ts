@@ -44,6 +44,9 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
   // Idle clients can fail when the server restarts; the pool replaces them, we only log upstream.
   pool.on('error', () => {});
+  // A client checked out for a transaction has no pool listener: a connection cut then (a
+  // restart, an outage) would be an uncaught error. The transaction's statement fails instead.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const location = redactUrl(url);
   try {
     const client = await pool.connect();

@@ -10,123 +10,123 @@ import { type EntryProcess, startEntry } from '../support/entry-process.ts';
 import { expectedMatchKeys, storedMatchKeys } from '../support/expected-matches.ts';
 import { replayEnv, waitFor } from '../support/ingest-harness.ts';
 import { expectedExternalIds, recordedCorpus } from '../support/replay-corpus.ts';
-import { createServerDatabase } from '../support/server-database.ts';
+import { describeServer } from '../support/server-database.ts';
 
 // Scaled out on the PostgreSQL server: two `npm run worker` processes and one `npm run web`
 // against the replay. Each item is stored once and each match made once; killing the leader
 // (kill -9) hands its sources to the other worker within 30 s, and nothing is lost.
 
-const corpus = recordedCorpus();
-const RECORDS = 300;
-let database: Awaited<ReturnType<typeof createServerDatabase>>;
-let replay: ReplayServer;
-const processes: EntryProcess[] = [];
+describeServer('scaled out on the PostgreSQL server', (server) => {
+  const corpus = recordedCorpus();
+  const RECORDS = 300;
+  let replay: ReplayServer;
+  const processes: EntryProcess[] = [];
 
-beforeAll(async () => {
-  database = await createServerDatabase();
-  replay = await startReplay({ corpus, maxRecords: RECORDS, initial: 5, rate: 0 });
-});
-afterAll(async () => {
-  await Promise.all(processes.map((child) => child.stop('SIGKILL')));
-  await replay?.close();
-  await database?.drop();
-});
+  beforeAll(async () => {
+    replay = await startReplay({ corpus, maxRecords: RECORDS, initial: 5, rate: 0 });
+  });
+  afterAll(async () => {
+    await Promise.all(processes.map((child) => child.stop('SIGKILL')));
+    await replay?.close();
+  });
 
-const USER = '00000000-0000-4000-8000-0000000000b1';
+  const USER = '00000000-0000-4000-8000-0000000000b1';
 
-test('two workers and a web process: items once, matches once, the leader handed over', async () => {
-  const { db } = database.handle;
-  await db.insert(users).values({ id: USER, email: 'multi@example.com' });
-  await db.insert(monitors).values([
-    { userId: USER, query: 'the' },
-    { userId: USER, query: 'google OR apple' },
-    { userId: USER, query: 'people', sources: ['reddit'] },
-    { userId: USER, query: 'you' },
-  ]);
-  const env = {
-    ...replayEnv(replay),
-    DATABASE_URL: database.url,
-    MATCH_SHARDS: '2',
-    MATCH_SHARDS_PER_WORKER: '1',
-  };
-  const first = startEntry('src/worker-main.ts', env);
-  processes.push(first);
-  await first.waitFor(/"lease":"source:lobsters"/u);
-  const second = startEntry('src/worker-main.ts', env);
-  processes.push(second);
-  await second.waitFor(/"lease":"shard:/u);
-  const port = await freePort();
-  const web = startEntry('src/web-main.ts', { ...env, PORT: String(port) });
-  processes.push(web);
-  await web.waitFor(/Earshot is listening/u);
+  test('two workers and a web process: items once, matches once, the leader handed over', async () => {
+    const database = server();
+    const { db } = database.handle;
+    await db.insert(users).values({ id: USER, email: 'multi@example.com' });
+    await db.insert(monitors).values([
+      { userId: USER, query: 'the' },
+      { userId: USER, query: 'google OR apple' },
+      { userId: USER, query: 'people', sources: ['reddit'] },
+      { userId: USER, query: 'you' },
+    ]);
+    const env = {
+      ...replayEnv(replay),
+      DATABASE_URL: database.url,
+      MATCH_SHARDS: '2',
+      MATCH_SHARDS_PER_WORKER: '1',
+    };
+    const first = startEntry('src/worker-main.ts', env);
+    processes.push(first);
+    await first.waitFor(/"lease":"source:lobsters"/u);
+    const second = startEntry('src/worker-main.ts', env);
+    processes.push(second);
+    await second.waitFor(/"lease":"shard:/u);
+    const port = await freePort();
+    const web = startEntry('src/web-main.ts', { ...env, PORT: String(port) });
+    processes.push(web);
+    await web.waitFor(/Earshot is listening/u);
 
-  // Each worker took one shard; the first leads every source.
-  expect(first.output()).toMatch(/"lease":"shard:/u);
-  expect(second.output()).not.toMatch(/"lease":"source:/u);
+    // Each worker took one shard; the first leads every source.
+    expect(first.output()).toMatch(/"lease":"shard:/u);
+    expect(second.output()).not.toMatch(/"lease":"source:/u);
 
-  replay.setRate(30);
-  await waitFor(() => replay.revealed('reddit') >= 60, 'the stream to get going');
-  await first.stop('SIGKILL');
-  const killedAt = Date.now();
-  const offset = second.output().length;
-  await second.waitFor(/"lease":"source:reddit"/u, 30_000, offset);
-  const handedOverMs = Date.now() - killedAt;
-  expect(handedOverMs).toBeLessThan(30_000);
-  await second.waitFor(/"lease":"shard:/u, 30_000, offset);
+    replay.setRate(30);
+    await waitFor(() => replay.revealed('reddit') >= 60, 'the stream to get going');
+    await first.stop('SIGKILL');
+    const killedAt = Date.now();
+    const offset = second.output().length;
+    await second.waitFor(/"lease":"source:reddit"/u, 30_000, offset);
+    const handedOverMs = Date.now() - killedAt;
+    expect(handedOverMs).toBeLessThan(30_000);
+    await second.waitFor(/"lease":"shard:/u, 30_000, offset);
 
-  // Everything revealed is stored once, whoever led when.
-  await waitFor(
-    async () => {
-      if (replay.revealed('reddit') < RECORDS) return false;
-      const rows = rowsOf<{ n: number }>(
-        await db.execute(sql`select count(*)::int as n from items`),
-      );
-      const expected = SOURCE_NAMES.reduce(
-        (sum, source) =>
-          sum + expectedExternalIds(replay, corpus, source, replay.revealed(source)).length,
-        0,
-      );
-      return (rows[0]?.n ?? 0) >= expected - 40;
-    },
-    'the items',
-    60_000,
-  );
-  for (const source of ['hackernews', 'reddit'] as const) {
-    const expected = expectedExternalIds(replay, corpus, source, replay.revealed(source));
+    // Everything revealed is stored once, whoever led when.
     await waitFor(
       async () => {
+        if (replay.revealed('reddit') < RECORDS) return false;
         const rows = rowsOf<{ n: number }>(
-          await db.execute(sql`select count(*)::int as n from items where source = ${source}`),
+          await db.execute(sql`select count(*)::int as n from items`),
         );
-        return rows[0]?.n === expected.length;
+        const expected = SOURCE_NAMES.reduce(
+          (sum, source) =>
+            sum + expectedExternalIds(replay, corpus, source, replay.revealed(source)).length,
+          0,
+        );
+        return (rows[0]?.n ?? 0) >= expected - 40;
       },
-      `${source} complete`,
+      'the items',
+      60_000,
+    );
+    for (const source of ['hackernews', 'reddit'] as const) {
+      const expected = expectedExternalIds(replay, corpus, source, replay.revealed(source));
+      await waitFor(
+        async () => {
+          const rows = rowsOf<{ n: number }>(
+            await db.execute(sql`select count(*)::int as n from items where source = ${source}`),
+          );
+          return rows[0]?.n === expected.length;
+        },
+        `${source} complete`,
+        30_000,
+      );
+      const stored = rowsOf<{ external_id: string }>(
+        await db.execute(sql`select external_id from items where source = ${source}`),
+      ).map((row) => row.external_id);
+      expect(stored.sort()).toEqual([...expected].sort());
+    }
+
+    // Every match the engine finds in the stored items, made exactly once, by both shards.
+    const expectedMatches = await expectedMatchKeys(db);
+    expect(expectedMatches.length).toBeGreaterThan(100);
+    await waitFor(
+      async () => (await storedMatchKeys(db)).length >= expectedMatches.length,
+      'the matches',
       30_000,
     );
-    const stored = rowsOf<{ external_id: string }>(
-      await db.execute(sql`select external_id from items where source = ${source}`),
-    ).map((row) => row.external_id);
-    expect(stored.sort()).toEqual([...expected].sort());
-  }
+    expect(await storedMatchKeys(db)).toEqual(expectedMatches);
 
-  // Every match the engine finds in the stored items, made exactly once, by both shards.
-  const expectedMatches = await expectedMatchKeys(db);
-  expect(expectedMatches.length).toBeGreaterThan(100);
-  await waitFor(
-    async () => (await storedMatchKeys(db)).length >= expectedMatches.length,
-    'the matches',
-    30_000,
-  );
-  expect(await storedMatchKeys(db)).toEqual(expectedMatches);
-
-  // The web process reports the surviving worker's sources.
-  const health = (await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()) as {
-    sources: { source: string; state: string }[];
-  };
-  expect(health.sources.map((s) => [s.source, s.state])).toEqual([
-    ['hackernews', 'ok'],
-    ['reddit', 'ok'],
-    ['lobsters', 'ok'],
-  ]);
-  console.info(`leader handed over in ${handedOverMs} ms`);
-}, 180_000);
+    // The web process reports the surviving worker's sources.
+    const health = (await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()) as {
+      sources: { source: string; state: string }[];
+    };
+    expect(health.sources.map((s) => [s.source, s.state])).toEqual([
+      ['hackernews', 'ok'],
+      ['reddit', 'ok'],
+      ['lobsters', 'ok'],
+    ]);
+    console.info(`leader handed over in ${handedOverMs} ms`);
+  }, 180_000);
+});

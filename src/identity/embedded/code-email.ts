@@ -1,7 +1,7 @@
 import type { IdpCodePurpose } from '../../db/schema/identity.ts';
 import type { MailMessage } from '../../delivery/mailer.ts';
 
-export const CODE_EMAIL_SUBJECT = 'Your Earshot verification code';
+const CODE_EMAIL_SUBJECT = 'Your Earshot verification code';
 
 const WHY: Record<IdpCodePurpose, { lead: string; ignore: string }> = {
   signup: {

@@ -22,7 +22,14 @@ export type AppDeps = {
    */
   matchEvents?: MatchEvents;
   /** Live feed timings; the defaults suit production (tests shorten them). */
-  liveFeed?: { pollMs?: number; heartbeatMs?: number };
+  liveFeed?: {
+    pollMs?: number;
+    heartbeatMs?: number;
+    /** How often an open stream checks its session is live (30 s). */
+    sessionCheckMs?: number;
+    /** How long a stream ticket is good for (30 s). */
+    ticketTtlMs?: number;
+  };
   /** Time for delivery's routes (the test-email limit); the system clock when absent. */
   clock?: Clock;
 };

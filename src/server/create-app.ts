@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
+import { loadServerSecret } from '../delivery/server-secret.ts';
 import { MatchEvents } from '../pipeline/match-events.ts';
 import type { AppDeps } from './app-deps.ts';
 import { createApiRouter, registerAccessTokenScheme } from './http/api-router.ts';
@@ -12,6 +13,7 @@ import { analyticsOrigins, createSecurityHeaders } from './http/security-headers
 import { createStaticWeb } from './http/static-web.ts';
 import { unknownApiPathsAnswer404 } from './http/unknown-api-paths.ts';
 import { LiveMatches } from './live/live-matches.ts';
+import { createStreamTickets, type StreamTickets } from './live/stream-tickets.ts';
 import { createEmailAlertRoutes } from './routes/email-alerts.ts';
 import { createEventRoutes, EVENTS_PATH } from './routes/events.ts';
 import { createHealthRoutes } from './routes/health.ts';
@@ -54,6 +56,7 @@ export function createApp(deps: AppDeps) {
     unknownApiPathsAnswer404(() => app.routes),
   );
 
+  const streamTickets = lazyStreamTickets(deps);
   const api = createApiRouter();
   registerAccessTokenScheme(api);
   api.onError(onError);
@@ -71,7 +74,10 @@ export function createApp(deps: AppDeps) {
       identity: deps.identity,
       logger: deps.logger,
       publicPaths: PUBLIC_API_PATHS,
-      queryTokenPaths: [EVENTS_PATH],
+      tickets: {
+        paths: [EVENTS_PATH],
+        redeem: async (ticket) => (await streamTickets()).redeem(ticket),
+      },
       trustProxy: deps.config.TRUST_PROXY,
     }),
   );
@@ -90,7 +96,11 @@ export function createApp(deps: AppDeps) {
     '/',
     createEventRoutes({
       live,
+      tickets: streamTickets,
+      identity: deps.identity,
+      logger: deps.logger,
       ...(deps.liveFeed?.heartbeatMs ? { heartbeatMs: deps.liveFeed.heartbeatMs } : {}),
+      ...(deps.liveFeed?.sessionCheckMs ? { sessionCheckMs: deps.liveFeed.sessionCheckMs } : {}),
     }),
   );
   api.route('/', createEmailAlertRoutes(deps));
@@ -109,4 +119,26 @@ export function createApp(deps: AppDeps) {
   if (deps.identity.routes) app.route('/idp', deps.identity.routes);
   if (deps.webRoot) app.route('/', createStaticWeb(deps.webRoot));
   return app;
+}
+
+/**
+ * The live feed's tickets, under a key every web process reads from the database (made on first
+ * use), loaded once; a failed load is tried again by the next request.
+ */
+function lazyStreamTickets(deps: Pick<AppDeps, 'database' | 'liveFeed'>) {
+  let loading: Promise<StreamTickets> | undefined;
+  return () => {
+    loading ??= loadServerSecret(deps.database.db, 'events-ticket').then(
+      (secret) =>
+        createStreamTickets(
+          secret,
+          deps.liveFeed?.ticketTtlMs ? { ttlMs: deps.liveFeed.ticketTtlMs } : {},
+        ),
+      (failure) => {
+        loading = undefined;
+        throw failure;
+      },
+    );
+    return loading;
+  };
 }

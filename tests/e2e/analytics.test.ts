@@ -38,6 +38,37 @@ describe.runIf(availability.run)('analytics in Chromium', () => {
     }
   });
 
+  test('tokens in page URLs never reach PostHog', async () => {
+    const posthog = await startRequestRecorder();
+    const e2e = await startE2eApp({ POSTHOG_KEY: 'phc_test_key', POSTHOG_HOST: posthog.url });
+    try {
+      const context = await browser.newContext({ baseURL: e2e.app.url });
+      // PostHog sends no events from an automated browser; this page is to look like a person's.
+      await context.addInitScript(() => {
+        Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false });
+      });
+      const { page } = await openPage(context);
+      const secret = 'SECRETunsubscribeTOKEN.0123456789abcdefghij';
+      await page.goto(`/unsubscribe?token=${secret}&utm_source=email`);
+      await page.getByRole('heading', { name: 'Stop alert emails?' }).waitFor();
+      const pageview = () =>
+        posthog.requests.find(
+          (r) => r.body.includes('$pageview') && r.body.includes('/unsubscribe'),
+        );
+      await expect.poll(() => Boolean(pageview()), { timeout: 20_000 }).toBe(true);
+      // The page view is there, with the URL's other parts, but not the token.
+      expect(pageview()?.body).toContain('utm_source=email');
+      const leaks = posthog.requests.filter(
+        (r) => r.body.includes(secret) || r.query.toString().includes(secret),
+      );
+      expect(leaks.map((r) => r.path)).toEqual([]);
+      await context.close();
+    } finally {
+      await e2e.close();
+      await posthog.close();
+    }
+  });
+
   test('with a key, PostHog is initialised from /api/config and identifies the user by sub and email', async () => {
     const posthog = await startRequestRecorder();
     const e2e = await startE2eApp({ POSTHOG_KEY: 'phc_test_key', POSTHOG_HOST: posthog.url });

@@ -17,6 +17,7 @@ import {
 import type { LimitOverrides } from '../../src/identity/embedded/limits.ts';
 import { MatchEvents } from '../../src/pipeline/match-events.ts';
 import { createLogger, type Logger } from '../../src/platform/logger.ts';
+import type { AppDeps } from '../../src/server/app-deps.ts';
 import { createApp } from '../../src/server/create-app.ts';
 import { type ApiErrorBody, apiErrorBodySchema } from '../../src/shared/api-error.ts';
 import { TEST_PASSWORD, uniqueEmail } from './factories.ts';
@@ -37,7 +38,7 @@ export type TestAppOptions = {
   /** Keep every log line in `logs` (as raw JSON text). */
   captureLogs?: boolean;
   /** Live feed timings (poll and heartbeat intervals). */
-  liveFeed?: { pollMs?: number; heartbeatMs?: number };
+  liveFeed?: AppDeps['liveFeed'];
 };
 
 export type TestApp = {

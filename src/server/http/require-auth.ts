@@ -19,10 +19,11 @@ export type RequireAuthOptions = {
   publicPaths: readonly string[];
   trustProxy: boolean;
   /**
-   * Full paths that may carry the token as `?token=` instead (the live feed: EventSource cannot
-   * set headers). The request log never writes query strings.
+   * Full paths that may be opened with `?ticket=` instead of a token (the live feed: EventSource
+   * cannot set headers), and how a ticket yields its access token (null: not valid). The access
+   * token itself is never taken from a URL.
    */
-  queryTokenPaths?: readonly string[];
+  tickets?: { paths: readonly string[]; redeem(ticket: string): Promise<string | null> };
   /** Requests with an invalid token one address may make per minute before 429. */
   invalidTokensPerMinute?: number;
 };
@@ -35,7 +36,7 @@ export type RequireAuthOptions = {
  */
 export function requireAuth(options: RequireAuthOptions): MiddlewareHandler<AuthEnv> {
   const publicPaths = new Set(options.publicPaths);
-  const queryTokenPaths = new Set(options.queryTokenPaths ?? []);
+  const ticketPaths = new Set(options.tickets?.paths ?? []);
   const failures = createFailureCounter(options.invalidTokensPerMinute ?? 60, 60_000);
 
   return async (c, next) => {
@@ -52,9 +53,20 @@ export function requireAuth(options: RequireAuthOptions): MiddlewareHandler<Auth
         'Too many requests with an invalid access token. Try again in a minute.',
       );
     };
-    const accessToken =
-      readToken(c.req.header('authorization')) ??
-      (queryTokenPaths.has(c.req.path) ? readToken(c.req.query('token')) : undefined);
+    let accessToken = readToken(c.req.header('authorization'));
+    const ticket = ticketPaths.has(c.req.path) ? c.req.query('ticket') : undefined;
+    if (!accessToken && ticket !== undefined && options.tickets) {
+      accessToken = (await options.tickets.redeem(ticket)) ?? undefined;
+      if (!accessToken) {
+        if (failures.exceeded(address)) return refuseInvalid();
+        failures.record(address);
+        return jsonError(
+          c,
+          'UNAUTHORIZED',
+          'The stream ticket is not valid, has expired or was used. Ask for a new one.',
+        );
+      }
+    }
     if (!accessToken) {
       if (failures.exceeded(address)) return refuseInvalid();
       c.header('WWW-Authenticate', 'Bearer realm="earshot"');

@@ -1,5 +1,6 @@
 import type { PostHog } from 'posthog-js';
 import type { PublicConfig } from '../../shared/public-config.ts';
+import { redactSecrets, redactUrl } from './analytics-redaction.ts';
 
 /**
  * PostHog, only when the server names a key: without one the library is not even downloaded,
@@ -19,7 +20,13 @@ export async function initAnalytics(settings: PublicConfig['analytics']): Promis
     capture_pageview: 'history_change',
     capture_exceptions: true,
     disable_session_recording: false,
-    session_recording: { maskAllInputs: true },
+    session_recording: {
+      maskAllInputs: true,
+      // Network timings of recordings carry request URLs (`/api/events?ticket=…`).
+      maskCapturedNetworkRequestFn: (request) => ({ ...request, name: redactUrl(request.name) }),
+    },
+    // Every event, recordings included, loses the secrets its URLs carry (analytics-redaction.ts).
+    before_send: (event) => (event ? redactSecrets(event) : event),
   });
   client = posthog;
   if (pending) identifyUser(pending.sub, pending.email);

@@ -1,8 +1,18 @@
 import { useEffect } from 'react';
+import { type EventsTicket, eventsTicketSchema } from '../../../shared/live-events.ts';
 import { type Match, matchSchema } from '../../../shared/match.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { api } from '../../lib/api.ts';
-import { freshAccessToken } from '../../lib/session/fresh-token.ts';
+
+/** POST /api/events/ticket: the access token goes in Authorization, never in the stream's URL. */
+const liveFeedApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    createEventsTicket: build.mutation<EventsTicket, void>({
+      query: () => ({ url: '/events/ticket', method: 'POST' }),
+      transformResponse: (body: unknown) => eventsTicketSchema.parse(body),
+    }),
+  }),
+});
 
 type Listener = (match: Match) => void;
 const listeners = new Set<Listener>();
@@ -18,10 +28,12 @@ const MAX_RETRY_MS = 30_000;
 
 /**
  * Keeps one server-sent events connection to /api/events while the dashboard is open
- * (docs/decisions/0014-…). EventSource cannot send headers, so the access token goes in the
- * query string, refreshed first when it has expired. When the server ends the stream at the
- * token's expiry (`expired`) the feed reconnects at once with a fresh token; after an error it
- * retries with a growing delay. New matches go to `onLiveMatch` listeners; the unread count,
+ * (docs/decisions/0014-…). EventSource cannot send headers, and an access token must not go in a
+ * URL, so each connection first asks the API for a short-lived ticket (an ordinary call: the token
+ * is refreshed first when it has expired, and a refused session ends at the login page). When the
+ * server ends the stream at the token's expiry (`expired`) or because the session was ended
+ * elsewhere (`signed-out`), the feed asks for a new ticket at once; after an error it retries
+ * with a growing delay. New matches go to `onLiveMatch` listeners; the unread count,
  * the stats and the monitors' counters are refetched (at most every 2 s).
  */
 export function useLiveFeed(): void {
@@ -51,14 +63,18 @@ export function useLiveFeed(): void {
     };
 
     const connect = async () => {
-      let token: string;
-      try {
-        token = await freshAccessToken(dispatch);
-      } catch {
-        return; // The session has ended; the auth gate takes over.
-      }
+      const request = dispatch(liveFeedApi.endpoints.createEventsTicket.initiate());
+      const answer = await request;
+      request.reset();
       if (stopped) return;
-      source = new EventSource(`/api/events?token=${encodeURIComponent(token)}`);
+      if (answer.error) {
+        // A 401 has already ended the session (the auth gate takes over); anything else is retried.
+        if ('status' in answer.error && answer.error.status === 401) return;
+        failures += 1;
+        reconnect(Math.min(MAX_RETRY_MS, 1000 * 2 ** Math.min(failures, 5)));
+        return;
+      }
+      source = new EventSource(`/api/events?ticket=${encodeURIComponent(answer.data.ticket)}`);
       source.addEventListener('ready', () => {
         failures = 0;
       });
@@ -69,6 +85,7 @@ export function useLiveFeed(): void {
         refreshCounts();
       });
       source.addEventListener('expired', () => reconnect(0));
+      source.addEventListener('signed-out', () => reconnect(0));
       source.addEventListener('error', () => {
         failures += 1;
         reconnect(Math.min(MAX_RETRY_MS, 1000 * 2 ** Math.min(failures, 5)));

@@ -17,6 +17,7 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['tests/support/integration-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -29,6 +29,11 @@ export type OpenDatabaseOptions = {
   databaseUrl?: string | undefined;
   /** Directory for PGlite's files; `memory://` keeps everything in memory (tests). */
   pgliteDir?: string;
+  /**
+   * A PGlite data directory to start from (a `dumpDataDir` tarball) instead of a new, empty
+   * one: tests copy a migrated template this way rather than build each database anew.
+   */
+  pgliteDataDir?: Blob | undefined;
 };
 
 export class DatabaseUnavailableError extends Error {
@@ -37,7 +42,7 @@ export class DatabaseUnavailableError extends Error {
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  return openPglite(options.pgliteDir ?? 'memory://');
+  return openPglite(options.pgliteDir ?? 'memory://', options.pgliteDataDir);
 }
 
 async function openPostgres(url: string): Promise<DatabaseHandle> {
@@ -68,12 +73,15 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   };
 }
 
-async function openPglite(dir: string): Promise<DatabaseHandle> {
+async function openPglite(dir: string, dataDir: Blob | undefined): Promise<DatabaseHandle> {
   const inMemory = dir.startsWith('memory://');
   if (!inMemory) mkdirSync(dir, { recursive: true });
   let client: PGlite;
   try {
-    client = await PGlite.create(inMemory ? undefined : path.resolve(dir));
+    client = await PGlite.create({
+      ...(inMemory ? {} : { dataDir: path.resolve(dir) }),
+      ...(dataDir ? { loadDataDir: dataDir } : {}),
+    });
   } catch (error) {
     throw new DatabaseUnavailableError(
       `Cannot open the embedded database in ${dir}: ${describe(error)}`,

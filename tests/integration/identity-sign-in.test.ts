@@ -3,8 +3,10 @@ import {
   GetUserCommand,
   InitiateAuthCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
+import { eq } from 'drizzle-orm';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { idpUsers } from '../../src/db/schema/identity.ts';
 import { TEST_PASSWORD, uniqueEmail } from '../support/factories.ts';
 import { failureOf, startTestApp, type TestApp, type TestUser } from '../support/test-app.ts';
 
@@ -412,6 +414,24 @@ describe('per-IP limits', () => {
         ),
       );
       expect(failure.message).toBe('Refresh Token has expired');
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('passwords are hashed with argon2id at IDP_PASSWORD_HASH_MEMORY_KIB and IDP_PASSWORD_HASH_PASSES', async () => {
+    const app = await startTestApp({
+      passwordHashCost: 'configured',
+      env: { IDP_PASSWORD_HASH_MEMORY_KIB: '20480', IDP_PASSWORD_HASH_PASSES: '3' },
+    });
+    try {
+      const user = await app.createUser();
+      await app.signIn(user);
+      const [row] = await app.database.db
+        .select({ passwordHash: idpUsers.passwordHash })
+        .from(idpUsers)
+        .where(eq(idpUsers.sub, user.sub));
+      expect(row?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=20480,t=3,p=1\$/u);
     } finally {
       await app.close();
     }

@@ -15,6 +15,7 @@ import {
   type EmbeddedIdentity,
 } from '../../src/identity/embedded/create-embedded-identity.ts';
 import type { LimitOverrides } from '../../src/identity/embedded/limits.ts';
+import type { PasswordHashCost } from '../../src/identity/embedded/passwords.ts';
 import { MatchEvents } from '../../src/pipeline/match-events.ts';
 import { createLogger, type Logger } from '../../src/platform/logger.ts';
 import type { AppDeps } from '../../src/server/app-deps.ts';
@@ -39,7 +40,15 @@ export type TestAppOptions = {
   captureLogs?: boolean;
   /** Live feed timings (poll and heartbeat intervals). */
   liveFeed?: AppDeps['liveFeed'];
+  /**
+   * The argon2id cost of passwords: a token cost by default (sign-ins are not what most tests
+   * are about), or 'configured' for IDP_PASSWORD_HASH_MEMORY_KIB and IDP_PASSWORD_HASH_PASSES.
+   */
+  passwordHashCost?: PasswordHashCost | 'configured';
 };
+
+/** argon2id's smallest cost: tests sign in hundreds of times, each hash then takes no time. */
+const TEST_PASSWORD_HASH_COST: PasswordHashCost = { memoryKib: 64, passes: 1 };
 
 export type TestApp = {
   /** `http://127.0.0.1:<port>`: the whole app (API, /idp, web app when webRoot is given). */
@@ -137,6 +146,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     mailer,
     clock,
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.passwordHashCost === 'configured'
+      ? {}
+      : { passwordHashCost: options.passwordHashCost ?? TEST_PASSWORD_HASH_COST }),
   });
   const matchEvents = new MatchEvents();
   const app = createApp({

@@ -16,6 +16,7 @@ import {
   checkPasswordPolicy,
   createPasswordHasher,
   DEFAULT_PASSWORD_POLICY,
+  type PasswordHashCost,
   type PasswordPolicy,
 } from './passwords.ts';
 import { createClientId, createClientSecret, createUserPoolId } from './secrets.ts';
@@ -33,6 +34,11 @@ export type EmbeddedIdentityOptions = {
   /** Overrides of single limits (tests, the benchmark); defaults are Cognito's. */
   limits?: LimitOverrides;
   passwordPolicy?: Partial<PasswordPolicy>;
+  /**
+   * Tests only: an argon2id cost below OWASP's minimum, which configuration refuses, so that
+   * hundreds of test sign-ins do not spend minutes hashing. Default: the configured cost.
+   */
+  passwordHashCost?: PasswordHashCost;
 };
 
 export type EmbeddedIdentity = IdentityProvider & {
@@ -83,10 +89,12 @@ export async function createEmbeddedIdentity(
   const keys = await loadSigningKeys(db, clock);
   const issuer = `${config.publicUrl}/idp/${pool.userPoolId}`;
   const passwordPolicy = { ...DEFAULT_PASSWORD_POLICY, ...options.passwordPolicy };
-  const passwords = createPasswordHasher({
-    memoryKib: config.IDP_PASSWORD_HASH_MEMORY_KIB,
-    passes: config.IDP_PASSWORD_HASH_PASSES,
-  });
+  const passwords = createPasswordHasher(
+    options.passwordHashCost ?? {
+      memoryKib: config.IDP_PASSWORD_HASH_MEMORY_KIB,
+      passes: config.IDP_PASSWORD_HASH_PASSES,
+    },
+  );
 
   // Work started after answering (code e-mails); close() waits for it.
   const pending = new Set<Promise<void>>();

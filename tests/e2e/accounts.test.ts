@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { browserAvailability, openPage } from '../support/browser.ts';
@@ -38,9 +37,6 @@ describe.runIf(availability.run)('accounts in Chromium', () => {
     await page.getByRole('link', { name: 'Sign up free' }).click();
     await page.waitForURL(/\/account\/signup$/);
     await page.getByLabel('First name').waitFor();
-    await page.screenshot({
-      path: fileURLToPath(new URL('../../docs/screenshots/signup.png', import.meta.url)),
-    });
     await page.getByLabel('First name').fill('Katherine');
     await page.getByLabel('Last name').fill('Johnson');
     await page.getByLabel('Email').fill(email);
@@ -65,6 +61,9 @@ describe.runIf(availability.run)('accounts in Chromium', () => {
       .getByText(/is confirmed/)
       .waitFor();
     expect(await page.getByLabel('Email').inputValue()).toBe(email);
+    // Nobody to welcome back: the account is a minute old.
+    expect(await page.locator('main').textContent()).toContain('Your account is ready');
+    expect(await page.locator('main').textContent()).not.toContain('Welcome back');
     await page.getByLabel('Password', { exact: true }).fill(TEST_PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
 

@@ -69,9 +69,10 @@ export function AboutPage() {
         <Section id="sends" title="What it sends, and where">
           <ul className="grid gap-2">
             <Item term="Email">
-              alert emails, as you choose in Settings, and sign-in codes, to your address, through
-              the mail server this Earshot is set up with. Every alert email has a one-click
-              unsubscribe link.
+              alert emails, as you choose in Settings, and the codes that confirm your address or
+              reset your password, to your address, through the mail server this Earshot is set up
+              with (where it uses Amazon Cognito, Cognito sends the codes). Every alert email has a
+              one-click unsubscribe link.
             </Item>
             <Item term="Webhooks">
               only if you add one to a monitor: that monitor’s alerts go to the address you gave

@@ -1,7 +1,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
-import { MatchEvents } from '../pipeline/match-events.ts';
+import { LiveMatches } from '../matches/live-matches.ts';
+import { MatchEvents } from '../matches/match-events.ts';
 import type { AppDeps } from './app-deps.ts';
 import { createApiRouter, registerAccessTokenScheme } from './http/api-router.ts';
 import { createErrorHandler, jsonError } from './http/errors.ts';
@@ -11,7 +12,6 @@ import { requireAuth } from './http/require-auth.ts';
 import { analyticsOrigins, createSecurityHeaders } from './http/security-headers.ts';
 import { createStaticWeb } from './http/static-web.ts';
 import { unknownApiPathsAnswer404 } from './http/unknown-api-paths.ts';
-import { LiveMatches } from './live/live-matches.ts';
 import { createEmailAlertRoutes } from './routes/email-alerts.ts';
 import { createEventRoutes, EVENTS_PATH } from './routes/events.ts';
 import { createHealthRoutes } from './routes/health.ts';

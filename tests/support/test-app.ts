@@ -15,7 +15,7 @@ import {
   type EmbeddedIdentity,
 } from '../../src/identity/embedded/create-embedded-identity.ts';
 import type { LimitOverrides } from '../../src/identity/embedded/limits.ts';
-import { MatchEvents } from '../../src/pipeline/match-events.ts';
+import { MatchEvents } from '../../src/matches/match-events.ts';
 import { createLogger, type Logger } from '../../src/platform/logger.ts';
 import { createApp } from '../../src/server/create-app.ts';
 import { type ApiErrorBody, apiErrorBodySchema } from '../../src/shared/api-error.ts';

@@ -1,9 +1,9 @@
 import { and, asc, eq, isNull, notInArray, sql } from 'drizzle-orm';
-import { toMatch } from '../../core/matches/to-match.ts';
 import { deliveryOutbox, monitorWebhooks } from '../../db/schema/delivery.ts';
 import { matches } from '../../db/schema/matches.ts';
 import { monitors } from '../../db/schema/monitors.ts';
 import { users } from '../../db/schema/users.ts';
+import { toMatch } from '../../matches/to-match.ts';
 import { isTimeZone } from '../../shared/user.ts';
 import { digest } from '../decide-emails.ts';
 import { type DeliveryContext, deliveryLinks } from '../delivery-context.ts';

@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import { RateLimitedError } from '../../core/errors.ts';
+import type { LiveMatches } from '../../matches/live-matches.ts';
 import { matchSchema } from '../../shared/match.ts';
 import { createApiRouter, errorResponses, signedIn } from '../http/api-router.ts';
-import type { LiveMatches } from '../live/live-matches.ts';
 
 /** Path of the live feed; the one API path that also takes the access token as `?token=`. */
 export const EVENTS_PATH = '/api/events';

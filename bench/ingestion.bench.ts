@@ -29,8 +29,8 @@ import { type DatabaseHandle, openDatabase, rowsOf } from '../src/db/client.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 import { monitors } from '../src/db/schema/monitors.ts';
 import { users } from '../src/db/schema/users.ts';
+import { MatchEvents } from '../src/matches/match-events.ts';
 import { silentLogger } from '../src/pipeline/logger.ts';
-import { MatchEvents } from '../src/pipeline/match-events.ts';
 import { startWorker } from '../src/pipeline/worker.ts';
 import { loadReplayCorpus } from '../src/replay/corpus.ts';
 import { startReplay } from '../src/replay/replay-server.ts';
@@ -151,7 +151,7 @@ async function run(kind: 'pglite' | 'postgres') {
   const announced = new Map<string, number>();
   events.subscribe((batch) => {
     const now = Date.now();
-    for (const { match } of batch) announced.set(String(match.id), now);
+    for (const { matchId } of batch) announced.set(String(matchId), now);
   });
   const firstMatch = new Map<string, number>();
   let lastMatchId = 0;

@@ -10,7 +10,7 @@ import { createMailer } from './delivery/mailer.ts';
 import { startDelivery } from './delivery/start-delivery.ts';
 import { createIdentityProvider } from './identity/create-identity-provider.ts';
 import type { IdentityProvider } from './identity/port.ts';
-import { MatchEvents } from './pipeline/match-events.ts';
+import { MatchEvents } from './matches/match-events.ts';
 import { startWorker, type Worker } from './pipeline/worker.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
 import { createApp } from './server/create-app.ts';
@@ -52,9 +52,12 @@ export async function startEarshot(roles: Roles, given?: Config): Promise<Runnin
     databaseUrl: config.DATABASE_URL,
     pgliteDir: path.join(config.DATA_DIR, 'pglite'),
   });
-  const { applied } = await migrateDatabase(database);
-  logger.info({ database: database.kind, location: database.location, applied }, 'database ready');
-  // New matches are announced in this process (the live feed and delivery listen).
+  const { applied, feedJsonRefreshed } = await migrateDatabase(database);
+  logger.info(
+    { database: database.kind, location: database.location, applied, feedJsonRefreshed },
+    'database ready',
+  );
+  // New matches are announced in this process (they wake the live feed and delivery).
   const events = new MatchEvents();
 
   let identity: IdentityProvider | null = null;

@@ -184,6 +184,9 @@ export const envSchema = z
     EMAIL_DAILY_CAP: withDefault(
       z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(1_000_000).default(500),
     ),
+    WEBHOOK_DAILY_CAP: withDefault(
+      z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(1_000_000).default(500),
+    ),
     DELIVERY_POLL_MS: withDefault(
       z.coerce
         .number({ error: 'must be a whole number of milliseconds' })

@@ -12,9 +12,10 @@ try {
     databaseUrl: config.DATABASE_URL,
     pgliteDir: path.join(config.DATA_DIR, 'pglite'),
   });
-  const { applied } = await migrateDatabase(handle);
+  const { applied, feedJsonRefreshed } = await migrateDatabase(handle);
   await handle.close();
-  console.log(`Migrations: ${applied} applied on ${handle.kind} (${handle.location}).`);
+  const refreshed = feedJsonRefreshed ? '; the stored feed JSON of matches rewritten' : '';
+  console.log(`Migrations: ${applied} applied on ${handle.kind} (${handle.location})${refreshed}.`);
 } catch (error) {
   console.error(error instanceof Error ? error.message : String(error));
   process.exit(1);

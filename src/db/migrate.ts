@@ -5,6 +5,7 @@ import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { type DatabaseHandle, rowsOf } from './client.ts';
+import { refreshMatchFeedJson } from './match-feed-json.ts';
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
 
@@ -13,15 +14,21 @@ const MIGRATION_LOCK_ID = 7_221_042;
 
 /**
  * Applies the committed migrations that have not run yet (Drizzle records them in
- * `drizzle.__drizzle_migrations`, so a second start applies nothing). On a PostgreSQL server an
- * advisory lock keeps several processes starting at once from racing.
+ * `drizzle.__drizzle_migrations`, so a second start applies nothing), then the definitions
+ * derived from code rather than written in a migration: the stored feed JSON of a match
+ * (`refreshMatchFeedJson`), replaced, with every row's JSON, when its field list changed. On a
+ * PostgreSQL server an advisory lock keeps several processes starting at once from racing.
  */
-export async function migrateDatabase(handle: DatabaseHandle): Promise<{ applied: number }> {
+export async function migrateDatabase(
+  handle: DatabaseHandle,
+): Promise<{ applied: number; feedJsonRefreshed: boolean }> {
   const before = await countApplied(handle);
+  let feedJsonRefreshed = false;
   if (handle.driver.kind === 'pglite') {
     await migratePglite(handle.db as unknown as PgliteDatabase, {
       migrationsFolder: MIGRATIONS_FOLDER,
     });
+    feedJsonRefreshed = await refreshMatchFeedJson(handle);
   } else {
     const client = await handle.driver.pool.connect();
     try {
@@ -29,13 +36,14 @@ export async function migrateDatabase(handle: DatabaseHandle): Promise<{ applied
       await migratePostgres(handle.db as unknown as NodePgDatabase, {
         migrationsFolder: MIGRATIONS_FOLDER,
       });
+      feedJsonRefreshed = await refreshMatchFeedJson(handle);
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
       client.release();
     }
   }
   const after = await countApplied(handle);
-  return { applied: after - before };
+  return { applied: after - before, feedJsonRefreshed };
 }
 
 async function countApplied(handle: DatabaseHandle): Promise<number> {

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
-import { alertSubject, type EmailMatch, renderAlertEmail } from './alert-email.ts';
+import type { Match } from '../shared/match.ts';
+import { alertSubject, renderAlertEmail } from './alert-email.ts';
 
 const monitor = (id: string, query: string, count: number, name = '') => ({
   id,
@@ -24,8 +25,8 @@ test('the subject counts the matches and names the monitors, most matches first'
   ).toBe('9 new mentions of “b”, “a” and 2 other monitors');
 });
 
-const match = (fields: Partial<EmailMatch>): EmailMatch => ({
-  id: 1,
+const match = (fields: Partial<Match>): Match => ({
+  id: '1',
   monitorId: 'a',
   source: 'reddit',
   kind: 'comment',
@@ -36,7 +37,9 @@ const match = (fields: Partial<EmailMatch>): EmailMatch => ({
   permalink: 'https://www.reddit.com/r/x/comments/1/y/z/',
   author: 'ada',
   community: 'PostgreSQL',
-  itemCreatedAt: new Date('2026-06-10T10:00:00Z'),
+  itemCreatedAt: '2026-06-10T10:00:00.000Z',
+  matchedAt: '2026-06-10T10:00:01.000Z',
+  read: false,
   ...fields,
 });
 

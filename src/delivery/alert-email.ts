@@ -1,4 +1,5 @@
-import { SOURCE_LABELS, type SourceName } from '../shared/sources.ts';
+import type { Match } from '../shared/match.ts';
+import { SOURCE_LABELS } from '../shared/sources.ts';
 
 /**
  * The one alert email (docs/product.md, "Delivery"): a plain-text part and an HTML part, matches
@@ -10,21 +11,6 @@ import { SOURCE_LABELS, type SourceName } from '../shared/sources.ts';
 
 export const MAX_LISTED = 50;
 
-export type EmailMatch = {
-  id: number;
-  monitorId: string;
-  source: SourceName;
-  kind: 'post' | 'comment';
-  title: string | null;
-  snippet: string;
-  highlights: readonly (readonly [number, number])[];
-  url: string | null;
-  permalink: string;
-  author: string | null;
-  community: string | null;
-  itemCreatedAt: Date;
-};
-
 export type EmailMonitor = { id: string; name: string; query: string };
 
 export type AlertEmailInput = {
@@ -32,7 +18,7 @@ export type AlertEmailInput = {
   /** Every monitor with a match in this email, with how many matches the email covers for it. */
   monitors: readonly (EmailMonitor & { count: number })[];
   /** The matches shown, oldest first (at most MAX_LISTED). */
-  listed: readonly EmailMatch[];
+  listed: readonly Match[];
   /** Every match this email covers (listed or not). */
   total: number;
   /** Set when this email reaches the daily cap: later matches today stay in the dashboard only. */
@@ -72,7 +58,7 @@ export function renderAlertEmail(input: AlertEmailInput): RenderedEmail {
   };
 }
 
-type Group = { monitor: EmailMonitor & { count: number }; matches: EmailMatch[] };
+type Group = { monitor: EmailMonitor & { count: number }; matches: Match[] };
 
 function groupByMonitor(input: AlertEmailInput): Group[] {
   const groups = new Map<string, Group>();
@@ -81,7 +67,7 @@ function groupByMonitor(input: AlertEmailInput): Group[] {
   return [...groups.values()].filter((group) => group.matches.length > 0);
 }
 
-function describeWhere(match: EmailMatch): string {
+function describeWhere(match: Match): string {
   const source = SOURCE_LABELS[match.source];
   const where = match.community ? `${source} · r/${match.community}` : source;
   return match.kind === 'comment' ? `${where} · comment` : where;
@@ -98,7 +84,7 @@ function formatTime(date: Date, timeZone: string): string {
   }).format(date);
 }
 
-function headline(match: EmailMatch): string {
+function headline(match: Match): string {
   if (match.title) return match.title;
   return match.kind === 'comment' ? 'A comment' : 'A post';
 }
@@ -116,7 +102,7 @@ function renderText(input: AlertEmailInput, subject: string, groups: Group[], mo
     for (const match of group.matches) {
       lines.push(`* ${oneLine(headline(match))}`);
       lines.push(
-        `  ${describeWhere(match)}${match.author ? ` · ${match.author}` : ''} · ${formatTime(match.itemCreatedAt, input.timeZone)}`,
+        `  ${describeWhere(match)}${match.author ? ` · ${match.author}` : ''} · ${formatTime(new Date(match.itemCreatedAt), input.timeZone)}`,
       );
       lines.push(`  ${oneLine(markText(match))}`);
       lines.push(`  ${match.permalink}`);
@@ -144,14 +130,14 @@ function capNotice(cap: { cap: number; left: number }): string {
 }
 
 /** The snippet with its hits wrapped in *stars* for the plain-text part. */
-function markText(match: EmailMatch): string {
+function markText(match: Match): string {
   return segments(match)
     .map((part) => (part.hit ? `*${part.text}*` : part.text))
     .join('');
 }
 
 /** The snippet cut at its highlights; ranges out of bounds or overlapping are ignored. */
-function segments(match: EmailMatch): { text: string; hit: boolean }[] {
+function segments(match: Match): { text: string; hit: boolean }[] {
   const out: { text: string; hit: boolean }[] = [];
   const snippet = match.snippet;
   let at = 0;
@@ -256,7 +242,7 @@ function renderHtml(input: AlertEmailInput, subject: string, groups: Group[], mo
       const meta = [
         describeWhere(match),
         match.author ? `by ${match.author}` : null,
-        formatTime(match.itemCreatedAt, input.timeZone),
+        formatTime(new Date(match.itemCreatedAt), input.timeZone),
       ]
         .filter(Boolean)
         .map((part) => e(String(part)))

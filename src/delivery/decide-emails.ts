@@ -1,22 +1,15 @@
-import { createHash } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import { deliveryOutbox, emailDeliveryState } from '../db/schema/delivery.ts';
+import { emailDeliveryState } from '../db/schema/delivery.ts';
 import { matches } from '../db/schema/matches.ts';
 import { monitors } from '../db/schema/monitors.ts';
 import { users } from '../db/schema/users.ts';
+import { matchColumns, toMatch } from '../matches/to-match.ts';
 import { isTimeZone } from '../shared/user.ts';
-import { type EmailMatch, MAX_LISTED, renderAlertEmail } from './alert-email.ts';
+import { MAX_LISTED, renderAlertEmail } from './alert-email.ts';
+import { clearPending, planBatch } from './batch.ts';
 import { type DeliveryContext, deliveryLinks, unsubscribeHeaders } from './delivery-context.ts';
+import { queueMessage } from './outbox.ts';
 import { dueAt, localDay } from './schedule.ts';
-
-/** What the outbox keeps of an email: rendered once, when the decision is taken. */
-export type EmailPayload = {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  headers: Record<string, string>;
-};
 
 const USERS_PER_PASS = 500;
 
@@ -100,40 +93,48 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
       return false;
     }
     const timeZone = isTimeZone(user.timezone) ? user.timezone : 'UTC';
-    const since = state?.pendingSince ?? now;
-    const due = dueAt({
-      mode: user.emailAlerts,
-      pendingSince: since,
-      timeZone,
-      batchSeconds: config.ALERT_BATCH_SECONDS,
+    const mode = user.emailAlerts;
+    const plan = planBatch({
+      pending,
+      pendingSince: state?.pendingSince ?? null,
+      dueAt: (pendingSince) =>
+        dueAt({ mode, pendingSince, timeZone, batchSeconds: config.ALERT_BATCH_SECONDS }),
+      now,
+      today: localDay(now, timeZone),
+      cap: {
+        limit: config.EMAIL_DAILY_CAP,
+        day: state?.capDay ?? null,
+        count: state?.capCount ?? 0,
+      },
     });
-    if (due.getTime() > now.getTime()) {
+    if (!plan.due) {
       await tx
         .update(emailDeliveryState)
-        .set({ pendingSince: since, dueAt: due, dueFor: `${user.emailAlerts}|${user.timezone}` })
+        .set({
+          pendingSince: plan.pendingSince,
+          dueAt: plan.dueAt,
+          dueFor: `${mode}|${user.timezone}`,
+        })
         .where(eq(emailDeliveryState.userId, userId));
       return false;
     }
 
-    const day = localDay(now, timeZone);
-    const used = state?.capDay === day ? state.capCount : 0;
-    const room = Math.max(0, config.EMAIL_DAILY_CAP - used);
-    const covered = pending.slice(0, room);
-    const over = pending.length - covered.length;
-    await tx
-      .update(matches)
-      .set({ emailPending: false })
-      .where(sql`${matches.id} = any(${sql.param(pending.map((m) => m.id))}::bigint[])`);
+    await clearPending(
+      tx,
+      'emailPending',
+      pending.map((m) => m.id),
+    );
     await tx
       .update(emailDeliveryState)
       .set({
         pendingSince: null,
         dueAt: null,
         dueFor: null,
-        capDay: day,
-        capCount: used + covered.length,
+        capDay: plan.capDay,
+        capCount: plan.capCount,
       })
       .where(eq(emailDeliveryState.userId, userId));
+    const { covered } = plan;
     if (covered.length === 0) return false;
 
     const counts = new Map<string, number>();
@@ -145,7 +146,7 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
       .where(inArray(monitors.id, [...counts.keys()]));
     const listedIds = covered.slice(0, MAX_LISTED).map((m) => m.id);
     const listed = await tx
-      .select()
+      .select(matchColumns)
       .from(matches)
       .where(sql`${matches.id} = any(${sql.param(listedIds)}::bigint[])`)
       .orderBy(asc(matches.id));
@@ -155,56 +156,22 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
     const email = renderAlertEmail({
       timeZone,
       monitors: monitorRows.map((row) => ({ ...row, count: counts.get(row.id) ?? 0 })),
-      listed: listed.map(toEmailMatch),
+      listed: listed.map(toMatch),
       total: covered.length,
-      capReached:
-        used + covered.length >= config.EMAIL_DAILY_CAP
-          ? { cap: config.EMAIL_DAILY_CAP, left: over }
-          : null,
+      capReached: plan.capReached ? { cap: config.EMAIL_DAILY_CAP, left: plan.left } : null,
       links: { alerts: links.alerts, settings: links.settings, unsubscribe: links.unsubscribePage },
     });
-    const coveredIds = covered.map((m) => m.id);
-    const payload: EmailPayload = {
-      to: user.email,
-      ...email,
-      headers: unsubscribeHeaders(links),
-    };
-    const inserted = await tx
-      .insert(deliveryOutbox)
-      .values({
+    return queueMessage(
+      tx,
+      {
         channel: 'email',
         purpose: 'alert',
         userId,
-        dedupeKey: `email:alert:${userId}:${digest(coveredIds)}`,
-        matchIds: coveredIds,
-        payload,
-        nextAttemptAt: now,
-        createdAt: now,
-      })
-      .onConflictDoNothing({ target: deliveryOutbox.dedupeKey })
-      .returning({ id: deliveryOutbox.id });
-    return inserted.length > 0;
+        about: userId,
+        matchIds: covered.map((m) => m.id),
+        payload: { to: user.email, ...email, headers: unsubscribeHeaders(links) },
+      },
+      now,
+    );
   });
-}
-
-/** A short, stable name for a set of match ids (the outbox's unique key). */
-export function digest(ids: readonly number[]): string {
-  return createHash('sha256').update(ids.join(',')).digest('base64url').slice(0, 32);
-}
-
-export function toEmailMatch(row: typeof matches.$inferSelect): EmailMatch {
-  return {
-    id: row.id,
-    monitorId: row.monitorId,
-    source: row.source,
-    kind: row.kind,
-    title: row.title,
-    snippet: row.snippet,
-    highlights: row.highlights,
-    url: row.url,
-    permalink: row.permalink,
-    author: row.author,
-    community: row.community,
-    itemCreatedAt: row.itemCreatedAt,
-  };
 }

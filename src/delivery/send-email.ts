@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { OutboxRow } from '../db/schema/delivery.ts';
 import { users } from '../db/schema/users.ts';
-import type { EmailPayload } from './decide-emails.ts';
 import type { DeliveryContext } from './delivery-context.ts';
 import { describe, type SendOutcome } from './drain-outbox.ts';
+import { readPayload } from './outbox.ts';
 
 /**
  * Sends one email row through the mailer. An alert for someone who has since turned alerts off
@@ -12,7 +12,9 @@ import { describe, type SendOutcome } from './drain-outbox.ts';
  * every attempt of one row carries the same one and a receiving server can fold a repeat.
  */
 export async function sendEmail(row: OutboxRow, ctx: DeliveryContext): Promise<SendOutcome> {
-  const payload = row.payload as EmailPayload;
+  const payload = readPayload(row, 'email');
+  if (!payload)
+    return { status: 'failed', error: 'not an email this version can read', permanent: true };
   if (row.purpose === 'alert') {
     const [user] = await ctx.db
       .select({ emailAlerts: users.emailAlerts })

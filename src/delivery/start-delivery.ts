@@ -1,6 +1,6 @@
 import type { Config } from '../config/env.ts';
 import type { Database } from '../db/client.ts';
-import type { MatchEvents } from '../pipeline/match-events.ts';
+import type { MatchEvents } from '../matches/match-events.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import { decideEmails } from './decide-emails.ts';

@@ -2,6 +2,7 @@ import { gt, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { monitorChanges, monitors } from '../db/schema/monitors.ts';
 import type { MonitorIndex } from '../matcher/monitor-index.ts';
+import { monitorMakesMatches } from '../matches/monitor-makes-matches.ts';
 import { indexSources } from './load-monitor-index.ts';
 import type { PipelineLogger } from './logger.ts';
 
@@ -14,8 +15,9 @@ const LOOK_BACK = 200;
 /**
  * Keeps an in-memory index in step with the `monitors` table by reading `monitor_changes` (kept
  * by a trigger) after the last change applied: each changed monitor is read again and added,
- * replaced, or removed (deleted or paused). Start it before loading the index, so no change
- * made during the load is missed (applying one twice is harmless).
+ * replaced, or removed (deleted, or no longer making matches: `monitorMakesMatches`). Start it
+ * before loading the index, so no change made during the load is missed (applying one twice is
+ * harmless).
  */
 export class MonitorFollower {
   readonly #db: Database;
@@ -49,14 +51,14 @@ export class MonitorFollower {
     const fresh = changes.filter((change) => !this.#applied.has(change.id));
     if (fresh.length === 0) return 0;
     const ids = [...new Set(fresh.map((change) => change.monitorId))];
-    const rows = new Map<string, { query: string; sources: string[]; paused: boolean }>();
+    const rows = new Map<string, { query: string; sources: string[]; makesMatches: boolean }>();
     for (let start = 0; start < ids.length; start += 1000) {
       for (const row of await this.#db
         .select({
           id: monitors.id,
           query: monitors.query,
           sources: monitors.sources,
-          paused: monitors.paused,
+          makesMatches: monitorMakesMatches(),
         })
         .from(monitors)
         .where(inArray(monitors.id, ids.slice(start, start + 1000)))) {
@@ -67,7 +69,7 @@ export class MonitorFollower {
     for (const id of ids) {
       const row = rows.get(id);
       if (!index.owns(id)) continue;
-      if (!row || row.paused) {
+      if (!row?.makesMatches) {
         index.remove(id);
         continue;
       }

@@ -1,14 +1,14 @@
-import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { monitors } from '../db/schema/monitors.ts';
 import { createMonitorIndex, type MonitorIndex } from '../matcher/monitor-index.ts';
 import { parseQuery } from '../matcher/query-parser.ts';
+import { monitorMakesMatches } from '../matches/monitor-makes-matches.ts';
 import { isSourceName, SOURCE_NAMES, type SourceName } from '../shared/sources.ts';
 
 /**
- * Builds the index of every active (not paused) monitor of one shard with the engine's bulk
- * load. Queries were checked when saved; one that no longer parses (a stricter parser) is left
- * out, never fatal.
+ * Builds the index of every monitor of one shard that makes matches (`monitorMakesMatches`), with
+ * the engine's bulk load. Queries were checked when saved; one that no longer parses (a stricter
+ * parser) is left out, never fatal.
  */
 export async function loadMonitorIndex(
   db: Database,
@@ -17,7 +17,7 @@ export async function loadMonitorIndex(
   const rows = await db
     .select({ id: monitors.id, query: monitors.query, sources: monitors.sources })
     .from(monitors)
-    .where(eq(monitors.paused, false));
+    .where(monitorMakesMatches());
   const entries = rows.map((row) => ({
     id: row.id,
     query: row.query,

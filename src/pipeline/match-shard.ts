@@ -1,9 +1,9 @@
 import type { Database } from '../db/client.ts';
+import type { MatchEvents } from '../matches/match-events.ts';
 import { sleep } from '../sources/http/http-client.ts';
 import { MonitorFollower } from './follow-monitors.ts';
 import { loadMonitorIndex } from './load-monitor-index.ts';
 import type { PipelineLogger } from './logger.ts';
-import type { MatchEvents } from './match-events.ts';
 import { matchNewItems } from './match-new-items.ts';
 import type { Nudge } from './nudge.ts';
 

@@ -1,11 +1,11 @@
 import type { Config } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
+import type { MatchEvents } from '../matches/match-events.ts';
 import { SOURCE_NAMES } from '../shared/sources.ts';
 import { createSources, type SourceSettings } from './create-sources.ts';
 import { ingestSource } from './ingest-source.ts';
 import { createLeadership, PROCESS_NAME } from './leadership.ts';
 import type { PipelineLogger } from './logger.ts';
-import type { MatchEvents } from './match-events.ts';
 import { matchShard } from './match-shard.ts';
 import { NudgeHub } from './nudge.ts';
 import { pruneLoop } from './prune.ts';

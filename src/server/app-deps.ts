@@ -1,7 +1,7 @@
 import type { Config } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { IdentityProvider } from '../identity/port.ts';
-import type { MatchEvents } from '../pipeline/match-events.ts';
+import type { MatchEvents } from '../matches/match-events.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 
@@ -17,8 +17,9 @@ export type AppDeps = {
   /** Directory of the built web app; null serves no web app (API-only tests). */
   webRoot: string | null;
   /**
-   * New matches made in this process, announced to the live feed at once (it also reads those
-   * other processes commit); pass the pipeline's instance. Absent: a private one.
+   * New matches made in this process: they wake the live feed's read at once (it also reads
+   * once a second for those other processes commit); pass the pipeline's instance. Absent: a
+   * private one.
    */
   matchEvents?: MatchEvents;
   /** Live feed timings; the defaults suit production (tests shorten them). */

@@ -3,28 +3,55 @@ import { SOURCE_NAMES } from './sources.ts';
 
 /** Wire contracts of /api/matches and of the `match` server-sent event. */
 
+/**
+ * Where each field of a match comes from in its stored row (`matches`):
+ * - `column`: the column of the same name, as it is;
+ * - `instant`: the timestamp column of the same name, in ISO 8601 (UTC, milliseconds, "Z");
+ * - `id`: the row's id, as a decimal string;
+ * - `read`: whether the row's `readAt` is set. The one field that changes after the insert, so
+ *   the JSON stored with the row leaves it out and the reader adds it.
+ */
+export type MatchFieldSource = 'column' | 'instant' | 'id' | 'read';
+
+/** The source of each field of `matchSchema`, looked up by the field's schema. */
+export const matchFieldSources = z.registry<{ from: MatchFieldSource }>();
+
+function field<Schema extends z.ZodType>(from: MatchFieldSource, schema: Schema): Schema {
+  const registered: z.ZodType = schema;
+  matchFieldSources.add(registered, { from });
+  return schema;
+}
+const column = <Schema extends z.ZodType>(schema: Schema) => field('column', schema);
+const instant = () => field('instant', z.string());
+
+/**
+ * A match as the API, the live feed and the webhooks send it: the one list of its fields, in the
+ * order they are sent. The row mapper (`toMatch`, src/matches/to-match.ts) and the JSON stored
+ * with each row (`match_feed_json`, src/db/match-feed-json.ts) are derived from it, so a field
+ * is one line here (plus its column, if the row does not have it yet).
+ */
 export const matchSchema = z.object({
   /** Opaque; a decimal string. */
-  id: z.string(),
-  monitorId: z.string(),
-  source: z.enum(SOURCE_NAMES),
-  kind: z.enum(['post', 'comment']),
-  title: z.string().nullable(),
+  id: field('id', z.string()),
+  monitorId: column(z.string()),
+  source: column(z.enum(SOURCE_NAMES)),
+  kind: column(z.enum(['post', 'comment'])),
+  title: column(z.string().nullable()),
   /** About 300 characters of the item around its first hit, as plain text. */
-  snippet: z.string(),
+  snippet: column(z.string()),
   /** `[start, end)` UTF-16 offsets of the hits in `snippet`. */
-  highlights: z.array(z.tuple([z.number().int(), z.number().int()])),
+  highlights: column(z.array(z.tuple([z.number().int(), z.number().int()]))),
   /** The link of a link post; null for self-posts and comments. */
-  url: z.string().nullable(),
+  url: column(z.string().nullable()),
   /** The item on its site. */
-  permalink: z.string(),
-  author: z.string().nullable(),
+  permalink: column(z.string()),
+  author: column(z.string().nullable()),
   /** The subreddit; null elsewhere. */
-  community: z.string().nullable(),
+  community: column(z.string().nullable()),
   /** ISO 8601. */
-  itemCreatedAt: z.string(),
-  matchedAt: z.string(),
-  read: z.boolean(),
+  itemCreatedAt: instant(),
+  matchedAt: instant(),
+  read: field('read', z.boolean()),
 });
 export type Match = z.infer<typeof matchSchema>;
 

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { type EmailMatch, renderAlertEmail } from '../../src/delivery/alert-email.ts';
+import { renderAlertEmail } from '../../src/delivery/alert-email.ts';
+import type { Match } from '../../src/shared/match.ts';
 import { browserAvailability, openPage } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import type { E2eUser } from '../support/e2e-app.ts';
@@ -180,8 +181,8 @@ describe.runIf(availability.run)('email alerts in Chromium', () => {
 
 function sampleEmail() {
   const at = new Date('2026-11-24T09:12:00Z');
-  const match = (id: number, monitorId: string, fields: Partial<EmailMatch>): EmailMatch => ({
-    id,
+  const match = (id: number, monitorId: string, fields: Partial<Match>): Match => ({
+    id: String(id),
     monitorId,
     source: 'hackernews',
     kind: 'post',
@@ -192,7 +193,9 @@ function sampleEmail() {
     permalink: `https://news.ycombinator.com/item?id=${42000000 + id}`,
     author: 'someone',
     community: null,
-    itemCreatedAt: new Date(at.getTime() - id * 7 * 60_000),
+    itemCreatedAt: new Date(at.getTime() - id * 7 * 60_000).toISOString(),
+    matchedAt: at.toISOString(),
+    read: false,
     ...fields,
   });
   return renderAlertEmail({

@@ -1,7 +1,7 @@
 import { GlobalSignOutCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { MatchEvents } from '../../src/matches/match-events.ts';
 import { loadMonitorIndex } from '../../src/pipeline/load-monitor-index.ts';
-import { MatchEvents } from '../../src/pipeline/match-events.ts';
 import { matchNewItems } from '../../src/pipeline/match-new-items.ts';
 import { storeItems } from '../../src/pipeline/store-items.ts';
 import { MAX_STREAMS_PER_USER } from '../../src/server/routes/events.ts';
@@ -106,7 +106,7 @@ describe('/api/events', () => {
     while (bobFeed.comments < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     expect(bobFeed.comments).toBeGreaterThanOrEqual(2);
     expect(bobFeed.events.filter((e) => e.event === 'match')).toEqual([]);
-    // Delivered once, though it is both announced in-process and read by the poll.
+    // Delivered once, though the poll runs every 200 ms meanwhile.
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(aliceFeed.events.filter((e) => e.event === 'match')).toHaveLength(1);
     aliceFeed.close();

@@ -1,7 +1,7 @@
 import { desc, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { matchColumns, toMatch } from '../../src/core/matches/to-match.ts';
 import { matches } from '../../src/db/schema/matches.ts';
+import { matchColumns, toMatch } from '../../src/matches/to-match.ts';
 import {
   type Match,
   matchPageSchema,

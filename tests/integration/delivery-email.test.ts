@@ -297,6 +297,11 @@ test('"send me a test email" queues one through the outbox, at most one a minute
   const mail = await sink().waitForMail(person.email);
   expect(mail.subject).toBe('Earshot test email: this is how your alerts look');
   expect(header(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+  // The sample went through the matcher: the hit is the word the sample monitor names.
+  expect(mail.html).toContain('looks like: <mark>PGlite</mark> runs Postgres in WebAssembly.');
+  expect(mail.html.match(/<mark>[^<]*<\/mark>/g)).toEqual(['<mark>PGlite</mark>']);
+  expect(mail.text).toContain('looks like: *PGlite* runs Postgres in WebAssembly.');
+  expect(mail.text).not.toContain('Postg*');
   expect(sink().pending(person.email)).toHaveLength(0);
 });
 

@@ -3,8 +3,8 @@ import { afterAll, expect, test } from 'vitest';
 import { openDatabase } from '../../src/db/client.ts';
 import { migrateDatabase } from '../../src/db/migrate.ts';
 import { deliveryOutbox } from '../../src/db/schema/delivery.ts';
+import { MatchEvents } from '../../src/matches/match-events.ts';
 import { loadMonitorIndex } from '../../src/pipeline/load-monitor-index.ts';
-import { MatchEvents } from '../../src/pipeline/match-events.ts';
 import { matchNewItems } from '../../src/pipeline/match-new-items.ts';
 import { storeItems } from '../../src/pipeline/store-items.ts';
 import {

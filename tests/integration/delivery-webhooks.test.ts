@@ -8,7 +8,7 @@ import {
   setMonitorWebhook,
 } from '../../src/core/webhooks/set-monitor-webhook.ts';
 import { testMonitorWebhook } from '../../src/core/webhooks/test-monitor-webhook.ts';
-import { deliveryOutbox } from '../../src/db/schema/delivery.ts';
+import { deliveryOutbox, monitorWebhooks } from '../../src/db/schema/delivery.ts';
 import type { DeliveryContext } from '../../src/delivery/delivery-context.ts';
 import { drainOutbox } from '../../src/delivery/drain-outbox.ts';
 import { CHANNEL_SENDERS } from '../../src/delivery/start-delivery.ts';
@@ -26,6 +26,9 @@ beforeAll(async () => {
       WEBHOOK_TIMEOUT_MS: '300',
       WEBHOOK_MAX_FAILURES: '4',
       DELIVERY_RETRY_BASE_SECONDS: '5',
+      // Webhooks have a cap of their own: the email cap, far lower, must not apply to them.
+      WEBHOOK_DAILY_CAP: '15',
+      EMAIL_DAILY_CAP: '2',
     },
   });
 });
@@ -146,6 +149,42 @@ test('JSON: { monitor, matches } as the API returns them, signed as docs/webhook
   );
 });
 
+test('WEBHOOK_DAILY_CAP holds per webhook and day, in the owner’s time zone; the call that reaches it says so', async () => {
+  h.clock.set(Date.parse('2026-06-10T10:00:00Z'));
+  const { monitor } = await monitorWithWebhook('json', 'capped');
+  const titles = (from: number) => Array.from({ length: 10 }, (_, i) => `capped ${from + i}`);
+  const sent = () =>
+    receiver.calls.flatMap((call) =>
+      (JSON.parse(call.body) as { matches: { title: string }[] }).matches.map((m) => m.title),
+    );
+  await h.publish(titles(0));
+  await run(60);
+  expect(sent()).toEqual(titles(0));
+  expect(JSON.parse(receiver.calls[0]?.body ?? '{}').notice).toBeUndefined();
+
+  await h.publish(titles(10));
+  await run(60);
+  // 15 a day: five of the second ten, and that call says the limit is reached.
+  expect(sent()).toEqual([...titles(0), ...titles(10).slice(0, 5)]);
+  expect(JSON.parse(receiver.calls.at(-1)?.body ?? '{}').notice).toBe(
+    "Today's limit of 15 matches is reached (5 more in Earshot only); calls resume tomorrow.",
+  );
+  await h.publish(titles(20));
+  await run(60);
+  expect(receiver.calls).toHaveLength(2);
+
+  // The next day (the owner's, UTC here) calls resume.
+  h.clock.set(Date.parse('2026-06-11T00:00:30Z'));
+  await h.publish(['capped tomorrow']);
+  await run(60);
+  expect(sent().at(-1)).toBe('capped tomorrow');
+  const [hook] = await h.db
+    .select()
+    .from(monitorWebhooks)
+    .where(eq(monitorWebhooks.monitorId, monitor.id));
+  expect([hook?.capDay, hook?.capCount]).toEqual(['2026-06-11', 1]);
+});
+
 test('retries through 500s and timeouts, then delivers once', async () => {
   const { monitor } = await monitorWithWebhook('json', 'elixir');
   receiver.script('fail', 'hang', 'fail');
@@ -263,7 +302,12 @@ test('POST /api/monitors/:id/webhook/test sends a sample, for the owner only', a
   expect(ok.status).toBe(200);
   expect(await ok.json()).toEqual({ delivered: true, status: 200, error: null });
   expect(receiver.calls).toHaveLength(1);
-  expect(JSON.parse(receiver.calls[0]?.body ?? '{}').matches[0].title).toMatch(/^Earshot test/);
+  const [sample] = matchSchema.array().parse(JSON.parse(receiver.calls[0]?.body ?? '{}').matches);
+  expect(sample?.title).toMatch(/^Earshot test/);
+  // Made by the matcher with the monitor's query: the hit is its word.
+  expect(sample?.highlights.map(([start, end]) => sample.snippet.slice(start, end))).toEqual([
+    'earshot',
+  ]);
 
   receiver.script('fail');
   const failed = await h.app.api(path, { token: AccessToken, method: 'POST' });

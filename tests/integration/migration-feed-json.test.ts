@@ -7,15 +7,17 @@ import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, expect, test } from 'vitest';
 import { openDatabase, rowsOf } from '../../src/db/client.ts';
+import { matchFeedJsonBody } from '../../src/db/match-feed-json.ts';
 import { MIGRATIONS_FOLDER, migrateDatabase } from '../../src/db/migrate.ts';
 
-// Migration 0009 gives every match its feed JSON: the matches stored before it get theirs from
-// the backfill, the ones after from the insert trigger, and both are toMatch's, less the id and
-// the read flag.
+// Every match carries its feed JSON: the matches stored before migration 0009 get theirs from the
+// backfill, the ones after from the insert trigger, and both are toMatch's, less the read flag.
+// The function that writes it is derived from the wire schema and installed by the migration
+// runner, which rewrites every row's JSON when the schema's fields change.
 const before = mkdtempSync(path.join(tmpdir(), 'earshot-migrations-'));
 afterAll(() => rmSync(before, { recursive: true, force: true }));
 
-test('matches stored before migration 0009 get the same feed JSON as those stored after', async () => {
+test('matches stored before migration 0009 and after get the same feed JSON, refreshed when its fields change', async () => {
   cpSync(MIGRATIONS_FOLDER, before, { recursive: true });
   const journalPath = path.join(before, 'meta', '_journal.json');
   const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
@@ -44,21 +46,25 @@ test('matches stored before migration 0009 get the same feed JSON as those store
     );
     await insertMatch('old');
 
-    const { applied } = await migrateDatabase(handle);
+    const { applied, feedJsonRefreshed } = await migrateDatabase(handle);
     expect(applied).toBeGreaterThanOrEqual(1);
+    expect(feedJsonRefreshed).toBe(true);
     await insertMatch('new');
 
-    const rows = rowsOf<{ external_id: string; monitor_id: string; feed_json: string }>(
-      await handle.db.execute(
-        sql`select external_id, monitor_id::text, feed_json from matches order by external_id`,
-      ),
-    );
+    const readRows = async () =>
+      rowsOf<{ id: string; external_id: string; monitor_id: string; feed_json: string }>(
+        await handle.db.execute(
+          sql`select id::text, external_id, monitor_id::text, feed_json from matches order by external_id`,
+        ),
+      );
+    const rows = await readRows();
     expect(rows.map((row) => row.external_id)).toEqual(['new', 'old']);
     for (const row of rows) {
       // Compact, as JSON.stringify writes it: no space between a key and its value.
       expect(row.feed_json).not.toMatch(/" ?: /);
       // The key order is toMatch's, so the page's text is the same as serialising it.
       expect(Object.keys(JSON.parse(row.feed_json))).toEqual([
+        'id',
         'monitorId',
         'source',
         'kind',
@@ -73,6 +79,7 @@ test('matches stored before migration 0009 get the same feed JSON as those store
         'matchedAt',
       ]);
       expect(JSON.parse(row.feed_json)).toEqual({
+        id: row.id,
         monitorId: row.monitor_id,
         source: 'reddit',
         kind: 'comment',
@@ -87,6 +94,32 @@ test('matches stored before migration 0009 get the same feed JSON as those store
         matchedAt: '2026-01-02T03:04:06.789Z',
       });
     }
+
+    // The definition is current: migrating again rewrites nothing.
+    expect((await migrateDatabase(handle)).feedJsonRefreshed).toBe(false);
+    expect(await readRows()).toEqual(rows);
+
+    // A database whose function is older than the schema (0009's own, without the id) and whose
+    // rows were written by it: the runner installs the schema's and rewrites every row.
+    const first = readFileSync(path.join(MIGRATIONS_FOLDER, '0009_feed_json.sql'), 'utf8')
+      .split('--> statement-breakpoint')
+      .find((statement) => statement.includes('CREATE FUNCTION "match_feed_json"'));
+    await handle.db.execute(
+      sql.raw((first ?? '').replace('CREATE FUNCTION', 'CREATE OR REPLACE FUNCTION')),
+    );
+    await handle.db.execute(sql`update matches set feed_json = match_feed_json(matches)`);
+    expect((await readRows()).map((row) => JSON.parse(row.feed_json).id)).toEqual([
+      undefined,
+      undefined,
+    ]);
+    expect((await migrateDatabase(handle)).feedJsonRefreshed).toBe(true);
+    expect(await readRows()).toEqual(rows);
+    const [installed] = rowsOf<{ body: string }>(
+      await handle.db.execute(
+        sql`select prosrc as body from pg_proc where proname = 'match_feed_json'`,
+      ),
+    );
+    expect(installed?.body).toBe(matchFeedJsonBody());
   } finally {
     await handle.close();
   }

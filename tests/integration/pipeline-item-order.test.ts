@@ -5,8 +5,8 @@ import { type DatabaseHandle, openDatabase, rowsOf } from '../../src/db/client.t
 import { matches } from '../../src/db/schema/matches.ts';
 import { monitors } from '../../src/db/schema/monitors.ts';
 import { users } from '../../src/db/schema/users.ts';
+import { MatchEvents } from '../../src/matches/match-events.ts';
 import { loadMonitorIndex } from '../../src/pipeline/load-monitor-index.ts';
-import { MatchEvents } from '../../src/pipeline/match-events.ts';
 import { matchNewItems } from '../../src/pipeline/match-new-items.ts';
 import { storeItems } from '../../src/pipeline/store-items.ts';
 import { testItem } from '../support/feed.ts';

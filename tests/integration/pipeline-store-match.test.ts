@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { matchColumns, toMatch } from '../../src/core/matches/to-match.ts';
 import type { DatabaseHandle } from '../../src/db/client.ts';
 import { matches } from '../../src/db/schema/matches.ts';
 import { monitors } from '../../src/db/schema/monitors.ts';
 import { users } from '../../src/db/schema/users.ts';
+import { MatchEvents, type NewMatch } from '../../src/matches/match-events.ts';
+import { matchColumns, toMatch } from '../../src/matches/to-match.ts';
 import { loadMonitorIndex } from '../../src/pipeline/load-monitor-index.ts';
-import { MatchEvents, type NewMatch } from '../../src/pipeline/match-events.ts';
 import { matchNewItems } from '../../src/pipeline/match-new-items.ts';
 import { storeItems } from '../../src/pipeline/store-items.ts';
 import type { NormalisedItem } from '../../src/sources/normalised-item.ts';
@@ -38,7 +38,7 @@ function item(externalId: string, title: string, body = ''): NormalisedItem {
   };
 }
 
-test('items are stored once, matched once per monitor, counted, and announced after commit', async () => {
+test('items are stored once, matched once per monitor (never a paused one), counted, and announced after commit', async () => {
   const { db } = handle;
   await db.insert(users).values({ id: USER, email: 'a@example.com' });
   const [rust] = await db.insert(monitors).values({ userId: USER, query: 'rust' }).returning();
@@ -61,11 +61,21 @@ test('items are stored once, matched once per monitor, counted, and announced af
   const index = await loadMonitorIndex(db);
   expect(index.size).toBe(2);
   expect(await matchNewItems({ db, index, events })).toEqual({ items: 2, matches: 1, more: false });
-  expect(heard.map((m) => [m.userId, m.match.monitorId, m.match.title])).toEqual([
-    [USER, rust?.id, 'Rust 2.0 is out'],
-  ]);
-  // No body: the title is the snippet, with its hit.
-  expect(heard[0]?.match.highlights).toEqual([[0, 4]]);
+  const readBack = async (announced: NewMatch | undefined) => {
+    const [row] = await db
+      .select(matchColumns)
+      .from(matches)
+      .where(sql`${matches.id} = ${announced?.matchId ?? 0}`);
+    expect(row?.userId).toBe(announced?.userId);
+    return row ? toMatch(row) : undefined;
+  };
+  expect(heard).toHaveLength(1);
+  expect(await readBack(heard[0])).toMatchObject({
+    monitorId: rust?.id,
+    title: 'Rust 2.0 is out',
+    // No body: the title is the snippet, with its hit.
+    highlights: [[0, 4]],
+  });
 
   // Nothing new: nothing matched again, even when the same items come once more.
   await storeItems(db, { source: 'hackernews', items: [item('1', 'Rust 2.0 is out')] });
@@ -73,8 +83,10 @@ test('items are stored once, matched once per monitor, counted, and announced af
 
   await storeItems(db, { source: 'hackernews', items: [item('3', 'Why', 'I like rust, a lot')] });
   await matchNewItems({ db, index, events });
-  expect(heard.at(-1)?.match.snippet).toBe('I like rust, a lot');
-  expect(heard.at(-1)?.match.highlights).toEqual([[7, 11]]);
+  expect(await readBack(heard.at(-1))).toMatchObject({
+    snippet: 'I like rust, a lot',
+    highlights: [[7, 11]],
+  });
 
   const [counted] = await db.select().from(monitors).where(sql`${monitors.id} = ${rust?.id}`);
   expect(counted?.matchCount).toBe(2);
@@ -82,9 +94,9 @@ test('items are stored once, matched once per monitor, counted, and announced af
   const all = await db.select().from(matches);
   expect(all.map((m) => m.monitorId).filter((id) => id === paused?.id)).toEqual([]);
   expect(all).toHaveLength(2);
-  // What was announced is what the API reads back for the same rows.
+  // Every match stored was announced once, with its owner.
   const stored = await db.select(matchColumns).from(matches).orderBy(matches.id);
-  expect(heard.map((m) => m.match)).toEqual(stored.map(toMatch));
+  expect(heard).toEqual(stored.map((row) => ({ userId: row.userId, matchId: row.id })));
 });
 
 test('a batch larger than the limit is matched over several calls, in order', async () => {

@@ -1,6 +1,6 @@
 import type { DatabaseHandle } from '../../src/db/client.ts';
+import type { MatchEvents } from '../../src/matches/match-events.ts';
 import { loadMonitorIndex } from '../../src/pipeline/load-monitor-index.ts';
-import type { MatchEvents } from '../../src/pipeline/match-events.ts';
 import { matchNewItems } from '../../src/pipeline/match-new-items.ts';
 import { storeItems } from '../../src/pipeline/store-items.ts';
 import type { SourceName } from '../../src/shared/sources.ts';

@@ -16,7 +16,7 @@ import {
 } from '../../src/identity/embedded/create-embedded-identity.ts';
 import type { LimitOverrides } from '../../src/identity/embedded/limits.ts';
 import type { PasswordHashCost } from '../../src/identity/embedded/passwords.ts';
-import { MatchEvents } from '../../src/pipeline/match-events.ts';
+import { MatchEvents } from '../../src/matches/match-events.ts';
 import { createLogger, type Logger } from '../../src/platform/logger.ts';
 import type { AppDeps } from '../../src/server/app-deps.ts';
 import { createApp } from '../../src/server/create-app.ts';

@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { matches } from '../../db/schema/matches.ts';
+import { matchColumns, toMatch } from '../../matches/to-match.ts';
 import type { Match } from '../../shared/match.ts';
 import { matchNotFound } from './match-not-found.ts';
-import { matchColumns, toMatch } from './to-match.ts';
 
 /** Marks one of the user's matches read or unread; the first read time is kept. */
 export async function setMatchRead(

@@ -3,9 +3,10 @@ import type { Database } from '../../db/client.ts';
 import { type ItemRow, itemColumns, items } from '../../db/schema/items.ts';
 import { isFoldable, searchLexemes, searchQueryTerm } from '../../db/search-text.ts';
 import { type Anchor, chooseAnchors } from '../../matcher/anchors.ts';
-import { createMonitorIndex } from '../../matcher/monitor-index.ts';
+import { createMonitorIndex, type Highlight } from '../../matcher/monitor-index.ts';
 import type { QueryNode } from '../../matcher/query-ast.ts';
-import { createItemSnippet } from '../../matcher/snippet.ts';
+import { matchOfItem } from '../../matches/match-of-item.ts';
+import { toMatch } from '../../matches/to-match.ts';
 import type { Match } from '../../shared/match.ts';
 import type { MonitorPreview, PreviewMonitorBody } from '../../shared/monitor.ts';
 import { SOURCE_NAMES } from '../../shared/sources.ts';
@@ -128,26 +129,13 @@ function anchorText(anchor: Anchor): string | SQL | null {
   }
 }
 
-function previewMatch(
-  item: ItemRow,
-  highlights: Parameters<typeof createItemSnippet>[1],
-  now: Date,
-): Match {
-  const snippet = createItemSnippet(item, highlights);
-  return {
-    id: String(item.id),
+/** The item as the alert it would make: the same mapping as a stored match, with the item's id. */
+function previewMatch(item: ItemRow, highlights: readonly Highlight[], now: Date): Match {
+  return toMatch({
+    ...matchOfItem(item, highlights),
+    id: item.id,
     monitorId: '',
-    source: item.source,
-    kind: item.kind,
-    title: item.title,
-    snippet: snippet.text,
-    highlights: snippet.highlights.map((range) => [range.start, range.end]),
-    url: item.url,
-    permalink: item.permalink,
-    author: item.author,
-    community: item.community,
-    itemCreatedAt: item.createdAt.toISOString(),
-    matchedAt: now.toISOString(),
-    read: false,
-  };
+    matchedAt: now,
+    readAt: null,
+  });
 }

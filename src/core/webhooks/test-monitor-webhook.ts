@@ -5,8 +5,8 @@ import { monitorWebhooks } from '../../db/schema/delivery.ts';
 import { describe } from '../../delivery/drain-outbox.ts';
 import { postWebhook } from '../../delivery/webhooks/post-webhook.ts';
 import { buildWebhookBody, signatureHeader } from '../../delivery/webhooks/webhook-payloads.ts';
+import { sampleMatch } from '../../matches/sample-match.ts';
 import type { Clock } from '../../platform/clock.ts';
-import type { Match } from '../../shared/match.ts';
 import type { WebhookTestResult } from '../../shared/webhook.ts';
 import { findOwnMonitor } from './set-monitor-webhook.ts';
 import { noWebhook } from './webhook-errors.ts';
@@ -31,22 +31,13 @@ export async function testMonitorWebhook(
     .where(eq(monitorWebhooks.monitorId, monitor.id));
   if (!hook) throw noWebhook();
   const now = ctx.clock.now();
-  const sample: Match = {
-    id: '0',
+  const sample = sampleMatch({
+    query: monitor.query,
     monitorId: monitor.id,
-    source: 'hackernews',
-    kind: 'post',
     title: `Earshot test: this is how a match of “${monitor.name || monitor.query}” arrives`,
-    snippet: 'A sample match sent from the Monitors page to check the webhook.',
-    highlights: [[2, 8]],
-    url: null,
-    permalink: 'https://news.ycombinator.com/',
-    author: 'earshot',
-    community: null,
-    itemCreatedAt: now.toISOString(),
-    matchedAt: now.toISOString(),
-    read: false,
-  };
+    body: `A sample match of ${monitor.query}, sent from the Monitors page to check the webhook.`,
+    now,
+  });
   const body = buildWebhookBody(hook.kind, {
     monitor,
     matches: [sample],

@@ -1,17 +1,15 @@
 import { and, asc, eq, isNull, notInArray, sql } from 'drizzle-orm';
-import { toMatch } from '../../core/matches/to-match.ts';
-import { deliveryOutbox, monitorWebhooks } from '../../db/schema/delivery.ts';
+import { monitorWebhooks } from '../../db/schema/delivery.ts';
 import { matches } from '../../db/schema/matches.ts';
 import { monitors } from '../../db/schema/monitors.ts';
 import { users } from '../../db/schema/users.ts';
+import { matchColumns, toMatch } from '../../matches/to-match.ts';
 import { isTimeZone } from '../../shared/user.ts';
-import { digest } from '../decide-emails.ts';
+import { clearPending, planBatch } from '../batch.ts';
 import { type DeliveryContext, deliveryLinks } from '../delivery-context.ts';
-import { localDay } from '../schedule.ts';
+import { queueMessage } from '../outbox.ts';
+import { dueAt, localDay } from '../schedule.ts';
 import { buildWebhookBody, MATCHES_PER_CALL } from './webhook-payloads.ts';
-
-/** What the outbox keeps of a webhook call: the exact body (signed at send time). */
-export type WebhookPayload = { body: string };
 
 const MONITORS_PER_PASS = 500;
 
@@ -19,8 +17,8 @@ const MONITORS_PER_PASS = 500;
  * The webhook decider, the email decider's twin per monitor (docs/decisions/0016-webhooks.md):
  * matches of monitors without an active webhook are let go; for a monitor with one, its waiting
  * matches are gathered for ALERT_BATCH_SECONDS, then written as one or more outbox rows (at most
- * MATCHES_PER_CALL matches each) in the transaction that clears their flags, up to the daily cap
- * in the owner's time zone.
+ * MATCHES_PER_CALL matches each) in the transaction that clears their flags, up to the webhook's
+ * daily cap (WEBHOOK_DAILY_CAP) in the owner's time zone: the batching and cap of `planBatch`.
  */
 export async function decideWebhooks(ctx: DeliveryContext): Promise<{ queued: number }> {
   const active = ctx.db
@@ -61,32 +59,45 @@ async function decideMonitorWebhook(ctx: DeliveryContext, monitorId: string): Pr
       .where(pendingOf)
       .orderBy(asc(matches.id));
     if (pending.length === 0) return 0;
-    const since = hook.pendingSince ?? now;
-    if (!hook.pendingSince) {
-      await tx
-        .update(monitorWebhooks)
-        .set({ pendingSince: since })
-        .where(eq(monitorWebhooks.monitorId, monitorId));
-    }
-    if (since.getTime() + config.ALERT_BATCH_SECONDS * 1000 > now.getTime()) return 0;
-
     const [owner] = await tx
       .select({ timezone: users.timezone })
       .from(users)
       .where(eq(users.id, hook.userId));
-    const day = localDay(now, owner && isTimeZone(owner.timezone) ? owner.timezone : 'UTC');
-    const used = hook.capDay === day ? hook.capCount : 0;
-    const room = Math.max(0, config.EMAIL_DAILY_CAP - used);
-    const covered = pending.slice(0, room);
-    const over = pending.length - covered.length;
-    await tx
-      .update(matches)
-      .set({ webhookPending: false })
-      .where(sql`${matches.id} = any(${sql.param(pending.map((m) => m.id))}::bigint[])`);
+    const timeZone = owner && isTimeZone(owner.timezone) ? owner.timezone : 'UTC';
+    const plan = planBatch({
+      pending,
+      pendingSince: hook.pendingSince,
+      dueAt: (pendingSince) =>
+        dueAt({
+          mode: 'instant',
+          pendingSince,
+          timeZone,
+          batchSeconds: config.ALERT_BATCH_SECONDS,
+        }),
+      now,
+      today: localDay(now, timeZone),
+      cap: { limit: config.WEBHOOK_DAILY_CAP, day: hook.capDay, count: hook.capCount },
+    });
+    if (!plan.due) {
+      if (!hook.pendingSince) {
+        await tx
+          .update(monitorWebhooks)
+          .set({ pendingSince: plan.pendingSince })
+          .where(eq(monitorWebhooks.monitorId, monitorId));
+      }
+      return 0;
+    }
+
+    await clearPending(
+      tx,
+      'webhookPending',
+      pending.map((m) => m.id),
+    );
     await tx
       .update(monitorWebhooks)
-      .set({ pendingSince: null, capDay: day, capCount: used + covered.length })
+      .set({ pendingSince: null, capDay: plan.capDay, capCount: plan.capCount })
       .where(eq(monitorWebhooks.monitorId, monitorId));
+    const { covered } = plan;
     if (covered.length === 0) return 0;
 
     const [monitor] = await tx
@@ -95,12 +106,11 @@ async function decideMonitorWebhook(ctx: DeliveryContext, monitorId: string): Pr
       .where(eq(monitors.id, monitorId));
     if (!monitor) return 0;
     const rows = await tx
-      .select()
+      .select(matchColumns)
       .from(matches)
       .where(sql`${matches.id} = any(${sql.param(covered.map((m) => m.id))}::bigint[])`)
       .orderBy(asc(matches.id));
     const alertsUrl = deliveryLinks(config, '').alerts;
-    const capped = used + covered.length >= config.EMAIL_DAILY_CAP;
     const size = MATCHES_PER_CALL[hook.kind];
     let queued = 0;
     for (let start = 0; start < rows.length; start += size) {
@@ -111,28 +121,24 @@ async function decideMonitorWebhook(ctx: DeliveryContext, monitorId: string): Pr
         matches: chunk.map(toMatch),
         alertsUrl,
         notice:
-          capped && last
-            ? `Today's limit of ${config.EMAIL_DAILY_CAP} matches is reached${over > 0 ? ` (${over} more in Earshot only)` : ''}; calls resume tomorrow.`
+          plan.capReached && last
+            ? `Today's limit of ${config.WEBHOOK_DAILY_CAP} matches is reached${plan.left > 0 ? ` (${plan.left} more in Earshot only)` : ''}; calls resume tomorrow.`
             : null,
       });
-      const ids = chunk.map((row) => row.id);
-      const payload: WebhookPayload = { body };
-      const inserted = await tx
-        .insert(deliveryOutbox)
-        .values({
+      const queuedOne = await queueMessage(
+        tx,
+        {
           channel: 'webhook',
           purpose: 'alert',
           userId: hook.userId,
           monitorId,
-          dedupeKey: `webhook:${monitorId}:${digest(ids)}`,
-          matchIds: ids,
-          payload,
-          nextAttemptAt: now,
-          createdAt: now,
-        })
-        .onConflictDoNothing({ target: deliveryOutbox.dedupeKey })
-        .returning({ id: deliveryOutbox.id });
-      queued += inserted.length;
+          about: monitorId,
+          matchIds: chunk.map((row) => row.id),
+          payload: { body },
+        },
+        now,
+      );
+      if (queuedOne) queued++;
     }
     return queued;
   });

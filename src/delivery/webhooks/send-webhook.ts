@@ -4,10 +4,9 @@ import { monitors } from '../../db/schema/monitors.ts';
 import { users } from '../../db/schema/users.ts';
 import { ForbiddenAddressError } from '../../platform/public-address.ts';
 import { escapeHtml, monitorLabel } from '../alert-email.ts';
-import type { EmailPayload } from '../decide-emails.ts';
 import { type DeliveryContext, deliveryLinks } from '../delivery-context.ts';
 import { describe, type SendOutcome } from '../drain-outbox.ts';
-import type { WebhookPayload } from './decide-webhooks.ts';
+import { type OutboxMessage, queueMessage, readPayload } from '../outbox.ts';
 import { postWebhook } from './post-webhook.ts';
 import { signatureHeader } from './webhook-payloads.ts';
 
@@ -26,7 +25,11 @@ export async function sendWebhook(row: OutboxRow, ctx: DeliveryContext): Promise
   if (!hook) return { status: 'cancelled', reason: 'the webhook was removed' };
   if (hook.pausedAt) return { status: 'cancelled', reason: 'the webhook is paused' };
 
-  const { body } = row.payload as WebhookPayload;
+  const payload = readPayload(row, 'webhook');
+  if (!payload) {
+    return { status: 'failed', error: 'not a webhook call this version can read', permanent: true };
+  }
+  const { body } = payload;
   const headers: Record<string, string> = {};
   if (hook.kind === 'json') {
     const t = Math.floor(ctx.clock.now().getTime() / 1000);
@@ -85,7 +88,7 @@ export async function sendWebhook(row: OutboxRow, ctx: DeliveryContext): Promise
           ),
         );
       // The owner hears of it by email too (whatever their alert mode: this is about their setup).
-      if (notice) await tx.insert(deliveryOutbox).values(notice).onConflictDoNothing();
+      if (notice) await queueMessage(tx, notice, ctx.clock.now());
     });
     ctx.logger.warn({ monitor: hook.monitorId, error: failure.error }, 'webhook paused');
     return { status: 'failed', error: failure.error, permanent: true };
@@ -99,7 +102,7 @@ async function pausedNotice(
   monitorId: string,
   userId: string,
   reason: string,
-): Promise<typeof deliveryOutbox.$inferInsert | null> {
+): Promise<OutboxMessage | null> {
   const [owner] = await ctx.db
     .select({ email: users.email, name: monitors.name, query: monitors.query })
     .from(monitors)
@@ -120,15 +123,13 @@ async function pausedNotice(
     '',
   ].join('\n');
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="color-scheme" content="light dark"></head><body style="font-family:-apple-system,Segoe UI,Roboto,sans-serif;line-height:1.5;padding:16px"><p>Earshot stopped calling the webhook of your monitor “${escapeHtml(label)}”.</p><p>${escapeHtml(reason)}</p><p><a href="${escapeHtml(links.monitors)}">Open the Monitors page</a> to check the address and save the webhook again. Matches keep arriving in your dashboard meanwhile.</p></body></html>`;
-  const payload: EmailPayload = { to: owner.email, subject, text, html, headers: {} };
   return {
     channel: 'email',
     purpose: 'notice',
     userId,
     monitorId,
-    dedupeKey: `email:webhook-paused:${monitorId}:${now.getTime()}`,
-    payload,
-    nextAttemptAt: now,
-    createdAt: now,
+    about: monitorId,
+    unique: `paused ${now.toISOString()}`,
+    payload: { to: owner.email, subject, text, html, headers: {} },
   };
 }

@@ -1,5 +1,4 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { TypedResponse } from 'hono';
 import type { z } from 'zod';
 import { ValidationError } from '../../core/errors.ts';
 import { apiErrorBodySchema } from '../../shared/api-error.ts';
@@ -66,15 +65,4 @@ export function errorResponses<const Statuses extends readonly ErrorStatus[]>(
   const responses: Partial<Record<ErrorStatus, ReturnType<typeof errorResponse>>> = {};
   for (const status of statuses) responses[status] = errorResponse(ERROR_DESCRIPTIONS[status]);
   return responses as Record<Statuses[number], ReturnType<typeof errorResponse>>;
-}
-
-/**
- * A 200 whose body is already the JSON of `T` (written by the database, say): sent as it is,
- * typed as the route's JSON response so the route's contract still names the shape.
- */
-export function jsonText<T>(json: string, headers: Record<string, string> = {}) {
-  return new Response(json, {
-    status: 200,
-    headers: { 'Content-Type': 'application/json', ...headers },
-  }) as unknown as TypedResponse<T, 200, 'json'>;
 }

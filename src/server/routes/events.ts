@@ -2,12 +2,12 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import { RateLimitedError } from '../../core/errors.ts';
 import { type IdentityProvider, InvalidTokenError } from '../../identity/port.ts';
+import type { LiveMatches } from '../../matches/live-matches.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { eventsTicketSchema } from '../../shared/live-events.ts';
 import { matchSchema } from '../../shared/match.ts';
 import { createApiRouter, errorResponses, jsonContent, signedIn } from '../http/api-router.ts';
 import { createPerUserLimit } from '../http/per-user-limit.ts';
-import type { LiveMatches } from '../live/live-matches.ts';
 import type { StreamTickets } from '../live/stream-tickets.ts';
 
 /** Path of the live feed; the one API path opened with a stream ticket (`?ticket=`). */

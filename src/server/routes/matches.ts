@@ -1,12 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { dismissMatch } from '../../core/matches/dismiss-match.ts';
-import { listMatches } from '../../core/matches/list-matches.ts';
 import { markMatchesRead } from '../../core/matches/mark-matches-read.ts';
 import { matchStats } from '../../core/matches/match-stats.ts';
 import { setMatchRead } from '../../core/matches/set-match-read.ts';
+import { listMatches } from '../../matches/list-matches.ts';
 import {
   listMatchesQuerySchema,
-  type MatchPage,
   markMatchesReadBodySchema,
   markMatchesReadResultSchema,
   matchPageSchema,
@@ -16,13 +15,7 @@ import {
   updateMatchBodySchema,
 } from '../../shared/match.ts';
 import type { AppDeps } from '../app-deps.ts';
-import {
-  createApiRouter,
-  errorResponses,
-  jsonContent,
-  jsonText,
-  signedIn,
-} from '../http/api-router.ts';
+import { createApiRouter, errorResponses, jsonContent, signedIn } from '../http/api-router.ts';
 
 /**
  * /api/matches: the signed-in user's alerts. Every verb is scoped by `auth.claims.sub` inside
@@ -106,8 +99,7 @@ export function createMatchRoutes(deps: Pick<AppDeps, 'database'>) {
   const app = createApiRouter();
   app.openapi(listRoute, async (c) => {
     const input = { userId: c.get('auth').claims.sub, query: c.req.valid('query') };
-    const page = await listMatches({ db }, input);
-    return jsonText<MatchPage>(page.json, { 'Cache-Control': 'no-store' });
+    return c.json(await listMatches({ db }, input), 200, { 'Cache-Control': 'no-store' });
   });
   app.openapi(statsRoute, async (c) => {
     const input = { userId: c.get('auth').claims.sub, days: c.req.valid('query').days };

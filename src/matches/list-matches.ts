@@ -1,10 +1,8 @@
-import type { Database } from '../../db/client.ts';
-import { queryRows, type SqlValue } from '../../db/prepared.ts';
-import { searchLexemes, searchQueryTerm } from '../../db/search-text.ts';
-import type { ListMatchesQuery } from '../../shared/match.ts';
-
-/** A page of matches as its wire JSON (`MatchPage`), ready to send. */
-export type MatchPageJson = { readonly json: string };
+import type { Database } from '../db/client.ts';
+import { queryRows, type SqlValue } from '../db/prepared.ts';
+import { searchLexemes, searchQueryTerm } from '../db/search-text.ts';
+import type { ListMatchesQuery, MatchPage } from '../shared/match.ts';
+import { type StoredMatchRow, storedMatch } from './stored-match.ts';
 
 /**
  * One page of the user's matches, newest first, with keyset pagination on the id: the cursor
@@ -14,13 +12,13 @@ export type MatchPageJson = { readonly json: string };
  * Another user's monitor id simply finds nothing.
  *
  * The feed is the most read thing in the product, so a page costs as little as it can: each
- * match's JSON was written when it was stored (`feed_json`), and the page joins those texts with
- * each one's id and read flag. The feed without a filter is a statement the database plans once.
+ * match's JSON was written when it was stored (`feed_json`), and the page reads those with each
+ * one's read flag. The feed without a filter is a statement the database plans once.
  */
 export async function listMatches(
   ctx: { db: Database },
   input: { userId: string; query: ListMatchesQuery },
-): Promise<MatchPageJson> {
+): Promise<MatchPage> {
   const { monitorId, source, unread, q, cursor, limit } = input.query;
   const values: SqlValue[] = [input.userId];
   const conditions = ['user_id = $1'];
@@ -36,18 +34,17 @@ export async function listMatches(
   if (q) {
     const lexemes = searchLexemes(q);
     // Nothing searchable (only punctuation or another script): nothing can be found.
-    if (lexemes.length === 0) return { json: EMPTY_PAGE };
+    if (lexemes.length === 0) return { items: [], nextCursor: null };
     const last = lexemes.length - 1;
     const terms = lexemes.map((lexeme, i) => searchQueryTerm(lexeme, i === last));
     bind((p) => `search @@ ${p}::tsquery`, terms.join(' & '));
   }
   values.push(limit + 1);
-  const text = `select id::text as id, feed_json, read_at is not null as read
+  const text = `select feed_json, read_at is not null as read
     from matches
     where ${conditions.join(' and ')}
-    -- The column, not the text of the same name above; NULLS LAST as the indexes are declared
-    -- (\`.desc()\`): with another null order PostgreSQL cannot read them in order and walks the
-    -- primary key instead, past other users' rows.
+    -- NULLS LAST as the indexes are declared (\`.desc()\`): with another null order PostgreSQL
+    -- cannot read them in order and walks the primary key instead, past other users' rows.
     order by matches.id desc nulls last
     limit $${values.length}`;
   // The feed as it opens and scrolls (unread or not) is planned once. A filter's best plan
@@ -65,19 +62,7 @@ export async function listMatches(
         ]
           .filter(Boolean)
           .join('_');
-  const rows = await queryRows<{ id: string; feed_json: string; read: boolean }>(
-    ctx.db,
-    name ? { name, text } : { text },
-    values,
-  );
-  const items = rows.slice(0, limit).map(matchJson).join(',');
-  const nextCursor = rows.length > limit ? `"${rows[limit - 1]?.id}"` : 'null';
-  return { json: `{"items":[${items}],"nextCursor":${nextCursor}}` };
-}
-
-const EMPTY_PAGE = '{"items":[],"nextCursor":null}';
-
-/** toMatch's JSON: the id first, the stored fields, the read flag last. */
-function matchJson(row: { id: string; feed_json: string; read: boolean }): string {
-  return `{"id":"${row.id}",${row.feed_json.slice(1, -1)},"read":${row.read}}`;
+  const rows = await queryRows<StoredMatchRow>(ctx.db, name ? { name, text } : { text }, values);
+  const items = rows.slice(0, limit).map(storedMatch);
+  return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
 }

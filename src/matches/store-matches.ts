@@ -1,0 +1,81 @@
+import { sql } from 'drizzle-orm';
+import { type Database, rowsOf } from '../db/client.ts';
+import { matches } from '../db/schema/matches.ts';
+import { monitors } from '../db/schema/monitors.ts';
+import { searchDocumentLiteral } from '../db/search-text.ts';
+import type { NewMatch } from './match-events.ts';
+import type { ItemMatch } from './match-of-item.ts';
+import { monitorMakesMatches } from './monitor-makes-matches.ts';
+
+/** A match to store: the monitor that made it and what it keeps of the item (`matchOfItem`). */
+export type MatchToStore = { readonly monitorId: string; readonly match: ItemMatch };
+
+const ROWS_PER_INSERT = 1000;
+
+/**
+ * Stores matches once per `(monitor, item)`, in the caller's transaction, and raises the
+ * monitors' counters by what was stored. Each is joined with its monitor, read in this
+ * transaction: a monitor deleted or paused since the matcher's index last heard of it makes no
+ * match (`monitorMakesMatches`), and the monitor gives the owner. Rows go in from column arrays
+ * (`unnest`: the query builder's cost grows with rows × columns, this one's does not), with
+ * their search document written here. Returns what was stored, to announce after the commit: a
+ * repeat after a crash conflicts and stores nothing.
+ */
+export async function storeMatches(
+  tx: Pick<Database, 'execute'>,
+  toStore: readonly MatchToStore[],
+): Promise<NewMatch[]> {
+  const stored: NewMatch[] = [];
+  for (let start = 0; start < toStore.length; start += ROWS_PER_INSERT) {
+    for (const row of await insertMatches(tx, toStore.slice(start, start + ROWS_PER_INSERT))) {
+      stored.push({ userId: row.user_id, matchId: Number(row.id) });
+    }
+  }
+  return stored;
+}
+
+async function insertMatches(
+  tx: Pick<Database, 'execute'>,
+  rows: readonly MatchToStore[],
+): Promise<{ id: string; user_id: string }[]> {
+  const column = <T>(read: (match: ItemMatch) => T) =>
+    sql.param(rows.map((row) => read(row.match)));
+  const result = await tx.execute(sql`
+    with inserted as (
+      insert into ${matches} (user_id, monitor_id, source, external_id, kind, title,
+        snippet, highlights, url, permalink, author, community, item_created_at, search)
+      select user_id, monitor_id, source, external_id, kind, title, snippet,
+        highlights::jsonb, url, permalink, author, community, item_created_at, search::tsvector
+      from (
+        select r.*, (select ${monitors.userId} from ${monitors}
+          where ${monitors.id} = r.monitor_id and ${monitorMakesMatches()}) as user_id
+        from unnest(
+        ${sql.param(rows.map((row) => row.monitorId))}::uuid[],
+        ${column((m) => m.source)}::text[],
+        ${column((m) => m.externalId)}::text[],
+        ${column((m) => m.kind)}::text[],
+        ${column((m) => m.title)}::text[],
+        ${column((m) => m.snippet)}::text[],
+        ${column((m) => JSON.stringify(m.highlights))}::text[],
+        ${column((m) => m.url)}::text[],
+        ${column((m) => m.permalink)}::text[],
+        ${column((m) => m.author)}::text[],
+        ${column((m) => m.community)}::text[],
+        ${column((m) => m.itemCreatedAt.toISOString())}::timestamptz[],
+        ${column((m) => searchDocumentLiteral(m.title, m.snippet, m.author, m.community))}::text[]
+      ) as r(monitor_id, source, external_id, kind, title, snippet, highlights, url,
+        permalink, author, community, item_created_at, search)
+      ) as hit
+      -- A lookup by key for each row: a join would read every monitor into a hash first.
+      where user_id is not null
+      on conflict (monitor_id, source, external_id) do nothing
+      returning id, user_id, monitor_id, matched_at
+    ),
+    counted as (
+      update ${monitors} set match_count = ${monitors.matchCount} + c.n, last_match_at = c.at
+      from (select monitor_id, count(*)::int as n, max(matched_at) as at from inserted group by monitor_id) as c
+      where ${monitors.id} = c.monitor_id
+    )
+    select id::text as id, user_id::text as user_id from inserted order by id`);
+  return rowsOf(result);
+}

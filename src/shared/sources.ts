@@ -62,6 +62,16 @@ export const SOURCE_DESCRIPTORS = [
     defaultPollSeconds: 30,
     howToConfigure: null,
   }),
+  describe({
+    name: 'devto',
+    label: 'DEV',
+    aliases: ['dev', 'dev.to', 'forem'],
+    icon: 'D',
+    colour: '#0a0a0a',
+    communityPrefix: '#',
+    defaultPollSeconds: 30,
+    howToConfigure: null,
+  }),
 ] as const;
 
 export type SourceName = (typeof SOURCE_DESCRIPTORS)[number]['name'];

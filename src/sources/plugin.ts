@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ReplaySite } from '../replay/replay-site.ts';
 import type { SourceName } from '../shared/sources.ts';
 import type { HttpClient } from './http/http-client.ts';
 import type { Source } from './source.ts';
@@ -28,6 +29,8 @@ export type SourcePlugin<Name extends SourceName, Shape extends z.ZodRawShape> =
    */
   readonly hasCredentials?: (settings: z.output<z.ZodObject<Shape>>) => boolean;
   readonly pollSeconds: (settings: z.output<z.ZodObject<Shape>>) => number;
+  /** The site's replay (`npm run replay`, the demo, tests), under its own path prefix. */
+  readonly replay?: ReplaySite;
   readonly createSource: (settings: z.output<z.ZodObject<Shape>>, context: SourceContext) => Source;
 };
 

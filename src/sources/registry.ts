@@ -1,5 +1,7 @@
 import type { z } from 'zod';
+import type { ReplaySite } from '../replay/replay-site.ts';
 import { SOURCE_NAMES, type SourceName } from '../shared/sources.ts';
+import { devtoPlugin } from './devto/plugin.ts';
 import { hackerNewsPlugin } from './hacker-news/plugin.ts';
 import { lobstersPlugin } from './lobsters/plugin.ts';
 import type { SourceContext } from './plugin.ts';
@@ -10,7 +12,12 @@ import type { Source } from './source.ts';
  * Every site's plugin, one line each, in the order of the descriptors (src/shared/sources.ts).
  * Adding a site: its folder with a `plugin.ts`, its descriptor, and a line here.
  */
-export const SOURCE_PLUGINS = [hackerNewsPlugin, redditPlugin, lobstersPlugin] as const;
+export const SOURCE_PLUGINS = [
+  hackerNewsPlugin,
+  redditPlugin,
+  lobstersPlugin,
+  devtoPlugin,
+] as const;
 
 type AnyPlugin = (typeof SOURCE_PLUGINS)[number];
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (
@@ -34,6 +41,12 @@ const BY_NAME = new Map<string, AnyPlugin>(SOURCE_PLUGINS.map((plugin) => [plugi
 if (SOURCE_PLUGINS.map((plugin) => plugin.name).join() !== SOURCE_NAMES.join()) {
   throw new Error('src/sources/registry.ts must list one plugin per descriptor, in order');
 }
+
+/** The sites whose replay lives in their folder, with it. */
+export const REPLAY_SITES: readonly { readonly name: SourceName; readonly replay: ReplaySite }[] =
+  SOURCE_PLUGINS.flatMap((plugin) =>
+    'replay' in plugin && plugin.replay ? [{ name: plugin.name, replay: plugin.replay }] : [],
+  );
 
 /** What the worker and the health read of a plugin, for a configuration holding every site's settings. */
 export type RegisteredSource = {

@@ -7,7 +7,7 @@ import { users } from '../src/db/schema/users.ts';
 import type { EmbeddedIdentity } from '../src/identity/embedded/create-embedded-identity.ts';
 import { startEarshot, startupMessage } from '../src/main.ts';
 import { loadReplayCorpus } from '../src/replay/corpus.ts';
-import { startReplay } from '../src/replay/replay-server.ts';
+import { replaySettings, startReplay } from '../src/replay/replay-server.ts';
 import { ensureWebBuild } from './ensure-web-build.ts';
 
 // `npm run demo`: Earshot against the replay of the recorded sites (no credentials, no
@@ -38,16 +38,11 @@ const config = parseConfig({
   COGNITO_USER_POOL_ID: '',
   COGNITO_CLIENT_ID: '',
   DATA_DIR: path.join(process.env.DATA_DIR || path.join(ROOT, 'data'), 'demo'),
-  SOURCES: 'hackernews,reddit,lobsters',
-  HN_API_URL: `${replay.url}/v0`,
+  ...replaySettings(replay.url),
   HN_POLL_SECONDS: '1',
-  REDDIT_CLIENT_ID: 'replay-client',
-  REDDIT_CLIENT_SECRET: 'replay-secret',
-  REDDIT_AUTH_URL: `${replay.url}/api/v1/access_token`,
-  REDDIT_API_URL: replay.url,
   REDDIT_POLL_SECONDS: '1',
-  LOBSTERS_URL: replay.url,
   LOBSTERS_POLL_SECONDS: '2',
+  DEVTO_POLL_SECONDS: '2',
 });
 const running = await startEarshot({ web: true, worker: true }, config).catch(
   async (error: unknown) => {

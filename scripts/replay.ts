@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadReplayCorpus } from '../src/replay/corpus.ts';
-import { startReplay } from '../src/replay/replay-server.ts';
+import { replaySettings, startReplay } from '../src/replay/replay-server.ts';
+import { SOURCE_LABELS, type SourceName } from '../src/shared/sources.ts';
 
 // `npm run replay -- --data <dir> [--speed N] [--port P] [--loop]`: the recorded answers of
-// Hacker News, Reddit and Lobsters served in the sites' API shapes, N records a second per site.
+// every site (src/shared/sources.ts) served in its API shapes, N records a second per site.
 const { values } = parseArgs({
   options: {
     data: { type: 'string', default: path.join('tests', 'fixtures', 'recorded') },
@@ -30,14 +31,18 @@ const replay = await startReplay({
   initial: Number(values.initial) || 0,
   loop: values.loop,
 });
+const others = Object.entries(corpus.sites)
+  .map(
+    ([name, records]) => `, ${records?.length ?? 0} ${SOURCE_LABELS[name as SourceName]} records`,
+  )
+  .join('');
 console.log(
-  `Replaying ${corpus.hackernews.length} Hacker News items, ${corpus.reddit.length} Reddit things and ` +
-    `${corpus.lobstersStories.length + corpus.lobstersComments.length} Lobsters records at ${speed}/s each on ${replay.url}\n` +
+  `Replaying ${corpus.hackernews.length} Hacker News items, ${corpus.reddit.length} Reddit things, ` +
+    `${corpus.lobstersStories.length + corpus.lobstersComments.length} Lobsters records${others} at ${speed}/s each on ${replay.url}\n` +
     'Point Earshot at it with:\n' +
-    `  HN_API_URL=${replay.url}/v0\n` +
-    `  REDDIT_AUTH_URL=${replay.url}/api/v1/access_token REDDIT_API_URL=${replay.url}\n` +
-    '  REDDIT_CLIENT_ID=replay-client REDDIT_CLIENT_SECRET=replay-secret\n' +
-    `  LOBSTERS_URL=${replay.url}`,
+    Object.entries(replaySettings(replay.url))
+      .map(([name, value]) => `  ${name}=${value}`)
+      .join('\n'),
 );
 const stop = () => void replay.close().then(() => process.exit(0));
 process.on('SIGINT', stop);

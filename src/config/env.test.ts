@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { SOURCE_NAMES } from '../shared/sources.ts';
 import { ConfigError, parseConfig } from './env.ts';
 
 describe('configuration', () => {
@@ -13,6 +14,16 @@ describe('configuration', () => {
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.publicUrl).toBe('http://127.0.0.1:3000');
     expect(config.COGNITO_USER_POOL_ID).toBeUndefined();
+  });
+
+  test('SOURCES: every site by default and with all, a list, or none', () => {
+    expect(parseConfig({}).SOURCES).toEqual(SOURCE_NAMES);
+    expect(parseConfig({ SOURCES: 'all' }).SOURCES).toEqual(SOURCE_NAMES);
+    expect(parseConfig({ SOURCES: ' Lobsters, hackernews,lobsters' }).SOURCES).toEqual([
+      'lobsters',
+      'hackernews',
+    ]);
+    expect(parseConfig({ SOURCES: 'none' }).SOURCES).toEqual([]);
   });
 
   test('empty values mean unset, so a copied .env.example works', () => {
@@ -30,6 +41,11 @@ describe('configuration', () => {
     [{ SMTP_URL: 'mail.example.com' }, /SMTP_URL/],
     [{ COGNITO_USER_POOL_ID: 'us-east-2_abc' }, /COGNITO_CLIENT_ID must be set together/],
     [{ COGNITO_REGION: 'mars' }, /COGNITO_REGION/],
+    [
+      { SOURCES: 'hackernews,myspace' },
+      /SOURCES names an unknown source "myspace" \(known: hackernews, reddit, lobsters/,
+    ],
+    [{ REDDIT_CLIENT_ID: 'abc' }, /REDDIT_CLIENT_SECRET must be set together/],
   ])('refuses %o with one line naming the variable', (env, message) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     try {

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { SOURCE_NAMES, type SourceName } from '../shared/sources.ts';
+import { SOURCE_PLUGINS, SOURCE_SETTINGS } from '../sources/registry.ts';
+import { count, httpUrl, optional, pollSeconds, withDefault } from './env-values.ts';
 
 /**
  * Every setting comes from the environment (and an optional `.env`), parsed once at start.
@@ -20,14 +23,6 @@ const seconds = (fallback: number, min: number, max: number) =>
     .max(max, `must be at most ${max} seconds`)
     .default(fallback);
 
-const httpUrl = z
-  .string()
-  .trim()
-  .refine((value) => /^https?:\/\/[^\s/]+/.test(value) && URL.canParse(value), {
-    message: 'must be an http:// or https:// URL',
-  })
-  .transform((value) => value.replace(/\/+$/, ''));
-
 const postgresUrl = z
   .string()
   .trim()
@@ -44,31 +39,6 @@ const smtpUrl = z
     'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587',
   );
 
-/** Empty strings count as unset, so `FOO=` in a .env file means "use the default". */
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
-
-const withDefault = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema);
-
-/** A poll interval: seconds, fractions allowed (tests poll several times a second). */
-const pollSeconds = (fallback: number) =>
-  z.coerce
-    .number({ error: 'must be a number of seconds between 0.1 and 3600' })
-    .min(0.1, 'must be at least 0.1 seconds')
-    .max(3600, 'must be at most 3600 seconds')
-    .default(fallback);
-
-const count = (fallback: number, min: number, max: number) =>
-  z.coerce
-    .number({ error: `must be a whole number between ${min} and ${max}` })
-    .int(`must be a whole number between ${min} and ${max}`)
-    .min(min, `must be at least ${min}`)
-    .max(max, `must be at most ${max}`)
-    .default(fallback);
-
-const KNOWN_SOURCES = ['hackernews', 'reddit', 'lobsters'] as const;
-
 /** A comma-separated list of source names, or `none` to turn ingestion off. */
 const sourceList = z.string().transform((value, ctx) => {
   if (value.trim().toLowerCase() === 'none') return [];
@@ -77,15 +47,15 @@ const sourceList = z.string().transform((value, ctx) => {
     .map((name) => name.trim().toLowerCase())
     .filter((name) => name !== '');
   for (const name of names) {
-    if (!(KNOWN_SOURCES as readonly string[]).includes(name)) {
+    if (!(SOURCE_NAMES as readonly string[]).includes(name)) {
       ctx.addIssue({
         code: 'custom',
-        message: `names an unknown source "${name}" (known: ${KNOWN_SOURCES.join(', ')})`,
+        message: `names an unknown source "${name}" (known: ${SOURCE_NAMES.join(', ')}, or all or none)`,
       });
       return z.NEVER;
     }
   }
-  return [...new Set(names)] as (typeof KNOWN_SOURCES)[number][];
+  return [...new Set(names)] as SourceName[];
 });
 
 export const envSchema = z
@@ -157,20 +127,13 @@ export const envSchema = z
     ),
     // Ingestion (docs/product.md, "Sources"; docs/decisions/0011 and 0012).
     SOURCES: z.preprocess(
-      (value) => (value === undefined || value === '' ? KNOWN_SOURCES.join(',') : value),
+      (value) =>
+        value === undefined || value === '' || String(value).trim().toLowerCase() === 'all'
+          ? SOURCE_NAMES.join(',')
+          : value,
       sourceList,
     ),
-    HN_API_URL: withDefault(httpUrl.default('https://hacker-news.firebaseio.com/v0')),
-    HN_POLL_SECONDS: withDefault(pollSeconds(5)),
-    HN_BACKFILL_ITEMS: withDefault(count(1000, 0, 100_000)),
-    REDDIT_CLIENT_ID: optional(z.string().trim().min(1)),
-    REDDIT_CLIENT_SECRET: optional(z.string().trim().min(1)),
-    REDDIT_AUTH_URL: withDefault(httpUrl.default('https://www.reddit.com/api/v1/access_token')),
-    REDDIT_API_URL: withDefault(httpUrl.default('https://oauth.reddit.com')),
-    REDDIT_POLL_SECONDS: withDefault(pollSeconds(2)),
-    REDDIT_BACKFILL_ITEMS: withDefault(count(100, 0, 100_000)),
-    LOBSTERS_URL: withDefault(httpUrl.default('https://lobste.rs')),
-    LOBSTERS_POLL_SECONDS: withDefault(pollSeconds(30)),
+    ...SOURCE_SETTINGS,
     SOURCE_TIMEOUT_SECONDS: withDefault(pollSeconds(10)),
     ITEM_RETENTION_DAYS: withDefault(count(14, 1, 3650)),
     MATCH_SHARDS: withDefault(count(1, 1, 1024)),
@@ -219,12 +182,9 @@ export const envSchema = z
     ),
   })
   .superRefine((env, ctx) => {
-    if (Boolean(env.REDDIT_CLIENT_ID) !== Boolean(env.REDDIT_CLIENT_SECRET)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [env.REDDIT_CLIENT_ID ? 'REDDIT_CLIENT_SECRET' : 'REDDIT_CLIENT_ID'],
-        message: 'must be set together with the other REDDIT_CLIENT_* variable (or unset both)',
-      });
+    for (const plugin of SOURCE_PLUGINS) {
+      const problem = plugin.checkSettings?.(env);
+      if (problem) ctx.addIssue({ code: 'custom', ...problem });
     }
     const cognito = [env.COGNITO_USER_POOL_ID, env.COGNITO_CLIENT_ID];
     if (cognito.some(Boolean) && !cognito.every(Boolean)) {

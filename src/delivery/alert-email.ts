@@ -1,5 +1,5 @@
 import type { Match } from '../shared/match.ts';
-import { SOURCE_LABELS } from '../shared/sources.ts';
+import { formatCommunity, SOURCE_LABELS } from '../shared/sources.ts';
 
 /**
  * The one alert email (docs/product.md, "Delivery"): a plain-text part and an HTML part, matches
@@ -69,7 +69,9 @@ function groupByMonitor(input: AlertEmailInput): Group[] {
 
 function describeWhere(match: Match): string {
   const source = SOURCE_LABELS[match.source];
-  const where = match.community ? `${source} · r/${match.community}` : source;
+  const where = match.community
+    ? `${source} · ${formatCommunity(match.source, match.community)}`
+    : source;
   return match.kind === 'comment' ? `${where} · comment` : where;
 }
 

@@ -7,7 +7,7 @@
 // A lone word is 2 ints, a two-word phrase 3, `rust -game` 6: most programs fit in the 8 ints a
 // query record keeps inline (monitor-index.ts), so verifying a query reads one cache line.
 
-import type { GapRule, QueryNode, Source } from './query-ast.ts';
+import { type GapRule, type QueryNode, SOURCES, type Source } from './query-ast.ts';
 
 export const OP_TERM = 1;
 export const OP_PREFIX = 2;
@@ -29,11 +29,10 @@ export const nodeSize = (header: number): number => header >>> SIZE_SHIFT;
 export const termWords = (header: number): number =>
   (header & HAS_GAPS) === 0 ? nodeSize(header) - 1 : (nodeSize(header) - 4) >> 2;
 
-export const SOURCE_BITS: Readonly<Record<Source, number>> = {
-  hackernews: 1,
-  reddit: 2,
-  lobsters: 4,
-};
+/** One bit per source, in the order of the sources' list (at most 31 sites). */
+export const SOURCE_BITS = Object.fromEntries(
+  SOURCES.map((source, index) => [source, 1 << index]),
+) as Readonly<Record<Source, number>>;
 
 /** Vocabulary keys; `\u0001` never occurs in a word, so the namespaces cannot collide. */
 export const prefixKey = (prefix: string): string => `\u0001p${prefix}`;

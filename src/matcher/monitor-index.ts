@@ -120,9 +120,9 @@ function hashInts(values: readonly number[]): number {
   return hash;
 }
 
-/** 0–7: the SOURCE_BITS mask of a monitor's sources; 8: none given (every source, no check). */
+/** The SOURCE_BITS mask of a monitor's sources; -1: none given (every source, no check). */
 function sourcesVariant(sources: readonly Source[] | undefined): number {
-  if (sources === undefined) return 8;
+  if (sources === undefined) return -1;
   let mask = 0;
   for (const source of sources) mask |= SOURCE_BITS[source];
   return mask;

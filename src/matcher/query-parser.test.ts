@@ -24,6 +24,7 @@ describe('parseQuery: every row of the syntax table (docs/product.md, "The query
     ['AND inside OR keeps its brackets', '(a b) OR c', '(a b) OR c'],
     ['site', 'site:HackerNews dropbox', 'site:hackernews dropbox'],
     ['site alias', 'site:hn site:lobste.rs', 'site:hackernews site:lobsters'],
+    ['site dev', 'site:dev.to site:DEVTO', 'site:devto site:devto'],
     ['subreddit', 'subreddit:Rust async', 'subreddit:rust async'],
     ['r/ alias', 'r/rust async', 'subreddit:rust async'],
     ['negated subreddit', 'rust -subreddit:playrust', 'rust -subreddit:playrust'],
@@ -92,7 +93,7 @@ describe('parseQuery: errors a non-programmer understands', () => {
     [
       'site:myspace',
       0,
-      'Unknown site \u201cmyspace\u201d: use site:hackernews, site:reddit, site:lobsters.',
+      'Unknown site \u201cmyspace\u201d: use site:hackernews, site:reddit, site:lobsters, site:devto.',
     ],
     ['site: rust', 0, 'Write a name right after site:, like site:reddit.'],
     ['author:', 0, 'Write a name right after author:, like author:pg.'],

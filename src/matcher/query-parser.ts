@@ -1,11 +1,5 @@
-import {
-  analyseChunk,
-  buildSequence,
-  type Chunk,
-  type QueryNode,
-  SOURCES,
-  type Source,
-} from './query-ast.ts';
+import { SITE_ALIASES } from '../shared/sources.ts';
+import { analyseChunk, buildSequence, type Chunk, type QueryNode, SOURCES } from './query-ast.ts';
 import { normaliseWordText } from './text.ts';
 
 /** A query that cannot be parsed: a sentence for the user and where, in UTF-16 units. */
@@ -24,15 +18,6 @@ const FIELD = /^(title|site|subreddit|author):$/iu;
 const REDDIT_PREFIX = /^\/?r\//iu;
 const OPEN_QUOTES = new Set(['"', '\u201c', '\u201d', '\u201e']);
 const CLOSE_QUOTES = new Set(['"', '\u201c', '\u201d']);
-const SITE_ALIASES: Readonly<Record<string, Source>> = {
-  hackernews: 'hackernews',
-  hn: 'hackernews',
-  'news.ycombinator.com': 'hackernews',
-  reddit: 'reddit',
-  'reddit.com': 'reddit',
-  lobsters: 'lobsters',
-  'lobste.rs': 'lobsters',
-};
 
 const quote = (text: string): string =>
   `\u201c${text.length > 40 ? `${text.slice(0, 40)}…` : text}\u201d`;
@@ -408,7 +393,7 @@ class Parser {
       throw new QuerySyntaxError(`Write a name right after ${name}:, like ${example}.`, start);
     }
     if (name === 'site') {
-      const source = SITE_ALIASES[value.toLowerCase()];
+      const source = SITE_ALIASES.get(value.toLowerCase());
       if (source === undefined) {
         throw new QuerySyntaxError(
           `Unknown site ${quote(value)}: use ${SOURCES.map((s) => `site:${s}`).join(', ')}.`,

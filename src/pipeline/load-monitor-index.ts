@@ -3,7 +3,12 @@ import { monitors } from '../db/schema/monitors.ts';
 import { createMonitorIndex, type MonitorIndex } from '../matcher/monitor-index.ts';
 import { parseQuery } from '../matcher/query-parser.ts';
 import { monitorMakesMatches } from '../matches/monitor-makes-matches.ts';
-import { isSourceName, SOURCE_NAMES, type SourceName } from '../shared/sources.ts';
+import {
+  isSourceName,
+  SOURCE_NAMES,
+  type SourceName,
+  watchesEverySite,
+} from '../shared/sources.ts';
 
 /**
  * Builds the index of every monitor of one shard that makes matches (`monitorMakesMatches`), with
@@ -45,11 +50,13 @@ function parses(query: string): boolean {
 }
 
 /**
- * A monitor's sources as the index takes them: none when it watches every source. Items only
+ * A monitor's sources as the index takes them: none when it watches every source (stored as none,
+ * or naming every one). Items only
  * come from those sources, so the two match the same; but a query without a source filter can
  * hang off its word directly, the engine's fastest path.
  */
 export function indexSources(sources: readonly string[]): { sources?: SourceName[] } {
+  if (watchesEverySite(sources)) return {};
   const watched = new Set(sources);
   if (SOURCE_NAMES.every((name) => watched.has(name))) return {};
   return { sources: sources.filter((name): name is SourceName => isSourceName(name)) };

@@ -1,7 +1,7 @@
 import type { Config } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { MatchEvents } from '../matches/match-events.ts';
-import { SOURCE_NAMES } from '../shared/sources.ts';
+import { SOURCE_NAMES, type SourceName } from '../shared/sources.ts';
 import { createSources, type SourceSettings } from './create-sources.ts';
 import { ingestSource } from './ingest-source.ts';
 import { createLeadership, PROCESS_NAME } from './leadership.ts';
@@ -35,8 +35,15 @@ export type Worker = {
   stop(): Promise<void>;
 };
 
-// Lease keys (second int of the advisory lock): sources 1-3, maintenance 9, shards 1000 + k.
-const SOURCE_KEYS = { hackernews: 1, reddit: 2, lobsters: 3 } as const;
+// Lease keys (second int of the advisory lock): the first three sources 1-3, maintenance 9,
+// later sources 100 + their place in the list (new sites are added at its end), shards 1000 + k.
+const FIRST_SOURCE_KEYS: Partial<Record<SourceName, number>> = {
+  hackernews: 1,
+  reddit: 2,
+  lobsters: 3,
+};
+const sourceKey = (name: SourceName): number =>
+  FIRST_SOURCE_KEYS[name] ?? 100 + SOURCE_NAMES.indexOf(name);
 const MAINTENANCE_KEY = 9;
 const SHARD_KEY_BASE = 1000;
 
@@ -61,7 +68,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   leadership.listen('monitors_changed', () => hub.wake());
 
   for (const source of sources) {
-    leadership.lead(`source:${source.name}`, SOURCE_KEYS[source.name], (signal) =>
+    leadership.lead(`source:${source.name}`, sourceKey(source.name), (signal) =>
       ingestSource(
         {
           db,

@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { SourceName } from '../shared/sources.ts';
+import { REPLAY_SITES } from '../sources/registry.ts';
 
 /** A raw record of a site's API, exactly as recorded (JSON objects). */
 export type RawRecord = Record<string, unknown>;
@@ -15,6 +17,8 @@ export type ReplayCorpus = {
   readonly reddit: readonly RawRecord[];
   readonly lobstersStories: readonly RawRecord[];
   readonly lobstersComments: readonly RawRecord[];
+  /** The records of the sites whose replay lives in their folder (src/sources/<site>/replay.ts). */
+  readonly sites: Readonly<Partial<Record<SourceName, readonly RawRecord[]>>>;
 };
 
 const isRecord = (value: unknown): value is RawRecord =>
@@ -80,5 +84,6 @@ export function loadReplayCorpus(dir: string): ReplayCorpus {
     reddit: [...reddit.values()].sort((a, b) => createdUtc(a) - createdUtc(b)),
     lobstersStories: [...stories.values()].sort((a, b) => createdAt(a) - createdAt(b)),
     lobstersComments: [...comments.values()].sort((a, b) => createdAt(a) - createdAt(b)),
+    sites: Object.fromEntries(REPLAY_SITES.map(({ name, replay }) => [name, replay.load(dir)])),
   };
 }

@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { SourceName } from '../shared/sources.ts';
+import { REPLAY_SITES } from '../sources/registry.ts';
 import type { RawRecord, ReplayCorpus } from './corpus.ts';
 
-export type ReplayStream = 'hackernews' | 'reddit' | 'lobsters';
+/** Each site is one stream of records. */
+export type ReplayStream = SourceName;
 
 /** What the next matching requests get instead of (or on top of) the normal answer. */
 export type ReplayFault =
@@ -16,10 +19,27 @@ export type ReplayFault =
   | { readonly kind: 'html' }
   /** The connection closed without an answer. */
   | { readonly kind: 'drop' }
-  /** Item answers with a field of the wrong type (Hacker News `time`, Reddit `created_utc`, Lobsters `created_at`). */
+  /** Item answers with a field of the wrong type (Hacker News `time`, Reddit `created_utc`, Lobsters `created_at`, DEV `published_at`). */
   | { readonly kind: 'wrong-type' };
 
 export type FaultTarget = ReplayStream | 'token';
+
+/** The settings that point Earshot at a replay running at `url`, every site. */
+export function replaySettings(url: string): Record<string, string> {
+  return {
+    SOURCES: 'all',
+    HN_API_URL: `${url}/v0`,
+    REDDIT_CLIENT_ID: 'replay-client',
+    REDDIT_CLIENT_SECRET: 'replay-secret',
+    REDDIT_AUTH_URL: `${url}/api/v1/access_token`,
+    REDDIT_API_URL: url,
+    LOBSTERS_URL: url,
+    ...Object.assign(
+      {},
+      ...REPLAY_SITES.map(({ replay }) => replay.settings(`${url}${replay.prefix}`)),
+    ),
+  };
+}
 
 export type ReplayOptions = {
   readonly corpus: ReplayCorpus;
@@ -91,7 +111,18 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
     reddit: options.corpus.reddit.slice(0, cap),
     lobstersStories: options.corpus.lobstersStories,
     lobstersComments: options.corpus.lobstersComments,
+    sites: Object.fromEntries(
+      Object.entries(options.corpus.sites).map(([name, records]) => [name, records.slice(0, cap)]),
+    ),
   };
+  // The sites whose replay lives in their folder, each under its own path prefix.
+  const sites = REPLAY_SITES.map(({ name, replay }) => ({
+    name,
+    replay,
+    records: corpus.sites[name] ?? [],
+  }));
+  const siteOf = (name: ReplayStream): (typeof sites)[number] | undefined =>
+    sites.find((site) => site.name === name);
   const loop = options.loop ?? false;
   const initial = options.initial ?? 0;
   const clientId = options.redditClientId ?? 'replay-client';
@@ -106,11 +137,12 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
       (a, b) => Date.parse(String(a.record.created_at)) - Date.parse(String(b.record.created_at)),
     )
     .slice(0, cap);
-  const sizes: Record<ReplayStream, number> = {
+  const sizes = {
     hackernews: corpus.hackernews.length,
     reddit: corpus.reddit.length,
     lobsters: lobsters.length,
-  };
+    ...Object.fromEntries(sites.map((site) => [site.name, site.records.length])),
+  } as Record<ReplayStream, number>;
 
   // The reveal clock: segments of constant rate, so revealedAt stays exact across setRate.
   const segments: { at: number; count: number; rate: number }[] = [
@@ -253,13 +285,16 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
 
   // --- Faults, tokens, rate limits.
   const faults: { target: FaultTarget; fault: ReplayFault; times: number }[] = [];
-  const counts: Record<FaultTarget, number> = { hackernews: 0, reddit: 0, lobsters: 0, token: 0 };
-  const times: Record<FaultTarget, number[]> = {
-    hackernews: [],
-    reddit: [],
-    lobsters: [],
-    token: [],
-  };
+  const targets: FaultTarget[] = ['hackernews', 'reddit', 'lobsters', 'token'];
+  for (const site of sites) targets.push(site.name);
+  const counts = Object.fromEntries(targets.map((target) => [target, 0])) as Record<
+    FaultTarget,
+    number
+  >;
+  const times = Object.fromEntries(targets.map((target) => [target, []])) as unknown as Record<
+    FaultTarget,
+    number[]
+  >;
   let tokens = new Map<string, number>();
   let windowStart = Date.now();
   let used = 0;
@@ -279,21 +314,34 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
     return entry.fault;
   };
 
+  const siteAt = (pathname: string): (typeof sites)[number] | undefined =>
+    sites.find(
+      (site) => pathname === site.replay.prefix || pathname.startsWith(`${site.replay.prefix}/`),
+    );
+  const clockOf = (name: ReplayStream) => ({
+    revealed: () => revealed(name),
+    revealedAt: (index: number) => revealedAt(index),
+  });
   const targetOf = (pathname: string): FaultTarget =>
-    pathname.startsWith('/v0/')
+    siteAt(pathname)?.name ??
+    (pathname.startsWith('/v0/')
       ? 'hackernews'
       : pathname === '/api/v1/access_token'
         ? 'token'
         : pathname.startsWith('/api/') || pathname.startsWith('/r/')
           ? 'reddit'
-          : 'lobsters';
+          : 'lobsters');
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://replay');
     const target = targetOf(url.pathname);
     counts[target]++;
     times[target].push(Date.now());
-    const carriesItems = /\/item\/|\/api\/info|^\/(newest|comments)/u.test(url.pathname);
+    const site = siteAt(url.pathname);
+    const route = site ? url.pathname.slice(site.replay.prefix.length) : url.pathname;
+    const carriesItems = site
+      ? site.replay.carriesItems(route)
+      : /\/item\/|\/api\/info|^\/(newest|comments)/u.test(url.pathname);
     const fault = takeFault(target, carriesItems);
     if (fault?.kind === 'drop') {
       request.socket.destroy();
@@ -321,6 +369,15 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
       );
     };
     const body = await readBody(request);
+
+    if (site) {
+      const answer = site.replay.answer(
+        { path: route, query: url.searchParams, wrongType },
+        site.records,
+        clockOf(site.name),
+      );
+      return send(answer.status, answer.body, { ...answer.headers });
+    }
 
     if (target === 'hackernews') {
       const path = url.pathname.slice('/v0'.length);
@@ -457,6 +514,8 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
       return Array.from({ length: count }, (_, index) => {
         if (stream === 'hackernews') return String(index + 1);
         if (stream === 'reddit') return String((redditThing(index, false).data as RawRecord).name);
+        const site = siteOf(stream);
+        if (site) return site.replay.externalId(site.records, index);
         return String(lobstersRecord(index, false).record.short_id);
       });
     },
@@ -464,6 +523,8 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
     indexOf(stream, externalId) {
       if (stream === 'hackernews') return Number(externalId) - 1;
       if (stream === 'reddit') return redditIndexOf(externalId);
+      const site = siteOf(stream);
+      if (site) return site.replay.indexOf(site.records, externalId);
       for (let index = 0; index < revealed('lobsters'); index++) {
         if (lobstersRecord(index, false).record.short_id === externalId) return index;
       }

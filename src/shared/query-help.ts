@@ -1,5 +1,7 @@
 // The query language as the app's help shows it (docs/query-language.md says the same).
 
+import { SOURCE_NAMES } from './sources.ts';
+
 export interface QueryHelpRow {
   readonly syntax: string;
   readonly meaning: string;
@@ -52,7 +54,7 @@ export const QUERY_HELP: readonly QueryHelpRow[] = [
   },
   {
     syntax: 'site:name',
-    meaning: 'Only items from this site: hackernews, reddit or lobsters.',
+    meaning: `Only items from this site: ${SOURCE_NAMES.slice(0, -1).join(', ')} or ${SOURCE_NAMES.at(-1)}.`,
     example: 'site:hackernews dropbox',
   },
   {

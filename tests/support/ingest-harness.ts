@@ -6,7 +6,7 @@ import { createSources } from '../../src/pipeline/create-sources.ts';
 import { ingestSource } from '../../src/pipeline/ingest-source.ts';
 import { silentLogger } from '../../src/pipeline/logger.ts';
 import { describeError, SourceHealthTracker } from '../../src/pipeline/source-health-tracker.ts';
-import type { ReplayServer } from '../../src/replay/replay-server.ts';
+import { type ReplayServer, replaySettings } from '../../src/replay/replay-server.ts';
 import type { SourceName } from '../../src/shared/sources.ts';
 
 /** Earshot's environment pointed at a replay, with short polls and timeouts for tests. */
@@ -15,17 +15,12 @@ export function replayEnv(
   overrides: Record<string, string> = {},
 ): Record<string, string> {
   return {
-    SOURCES: 'hackernews,reddit,lobsters',
-    HN_API_URL: `${replay.url}/v0`,
+    ...replaySettings(replay.url),
     HN_POLL_SECONDS: '0.1',
-    REDDIT_CLIENT_ID: 'replay-client',
-    REDDIT_CLIENT_SECRET: 'replay-secret',
-    REDDIT_AUTH_URL: `${replay.url}/api/v1/access_token`,
-    REDDIT_API_URL: replay.url,
     REDDIT_POLL_SECONDS: '0.1',
     REDDIT_BACKFILL_ITEMS: '5000',
-    LOBSTERS_URL: replay.url,
     LOBSTERS_POLL_SECONDS: '0.1',
+    DEVTO_POLL_SECONDS: '0.1',
     SOURCE_TIMEOUT_SECONDS: '0.5',
     ...overrides,
   };

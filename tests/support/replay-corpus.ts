@@ -7,6 +7,7 @@ import {
   normaliseLobstersStory,
 } from '../../src/sources/lobsters/normalise.ts';
 import { normaliseRedditThing } from '../../src/sources/reddit/normalise.ts';
+import { REPLAY_SITES } from '../../src/sources/registry.ts';
 
 export const RECORDED_DIR = path.join(import.meta.dirname, '..', 'fixtures', 'recorded');
 
@@ -35,7 +36,12 @@ export function expectedExternalIds(
   ].sort(
     (a, b) => Date.parse(String(a.record.created_at)) - Date.parse(String(b.record.created_at)),
   );
+  const site = REPLAY_SITES.find((entry) => entry.name === stream);
   return ids.filter((_, index) => {
+    if (site) {
+      const records = corpus.sites[stream] ?? [];
+      return site.replay.keeps(records[index % records.length] as RawRecord);
+    }
     if (stream === 'hackernews') {
       return (
         normaliseHackerNewsItem(corpus.hackernews[index % corpus.hackernews.length]).status ===
@@ -61,5 +67,6 @@ export function expectedExternalIds(
 export function streamSize(corpus: ReplayCorpus, stream: ReplayStream): number {
   if (stream === 'hackernews') return corpus.hackernews.length;
   if (stream === 'reddit') return corpus.reddit.length;
+  if (stream !== 'lobsters') return corpus.sites[stream]?.length ?? 0;
   return corpus.lobstersStories.length + corpus.lobstersComments.length;
 }

@@ -5,6 +5,7 @@ import { users } from '../../db/schema/users.ts';
 import type { CreateMonitorBody, Monitor } from '../../shared/monitor.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 import { checkMonitorQuery } from './check-monitor-query.ts';
+import { storedMonitorSources } from './monitor-sources.ts';
 import { toMonitor } from './to-monitor.ts';
 
 /**
@@ -45,7 +46,7 @@ export async function createMonitor(
         userId: input.userId,
         query,
         ...(name !== undefined ? { name } : {}),
-        ...(sources !== undefined ? { sources } : {}),
+        ...(sources !== undefined ? { sources: storedMonitorSources(sources) } : {}),
         ...(paused !== undefined ? { paused } : {}),
         ...(emailMuted !== undefined ? { emailMuted } : {}),
       })

@@ -4,6 +4,7 @@ import { parseQuery } from '../../matcher/query-parser.ts';
 import { querySources } from '../../matcher/query-sources.ts';
 import type { Monitor } from '../../shared/monitor.ts';
 import { toMonitorWebhook } from '../webhooks/set-monitor-webhook.ts';
+import { shownMonitorSources } from './monitor-sources.ts';
 
 /** The wire shape of a `monitors` row, with its webhook row if it has one. */
 export function toMonitor(row: MonitorRow, webhook: MonitorWebhookRow | null = null): Monitor {
@@ -11,7 +12,7 @@ export function toMonitor(row: MonitorRow, webhook: MonitorWebhookRow | null = n
     id: row.id,
     name: row.name,
     query: row.query,
-    sources: row.sources,
+    sources: shownMonitorSources(row.sources),
     matchableSources: matchableSources(row),
     paused: row.paused,
     emailMuted: row.emailMuted,
@@ -25,12 +26,13 @@ export function toMonitor(row: MonitorRow, webhook: MonitorWebhookRow | null = n
 
 /** The monitor's sites its query can match on (`site:hackernews`, `r/rust` narrow them). */
 function matchableSources(row: MonitorRow): MonitorRow['sources'] {
+  const sources = shownMonitorSources(row.sources);
   let reach: readonly string[];
   try {
     reach = querySources(parseQuery(row.query));
   } catch {
     // Every stored query parsed when saved; should the language change, claim every site.
-    return row.sources;
+    return sources;
   }
-  return row.sources.filter((source) => reach.includes(source));
+  return sources.filter((source) => reach.includes(source));
 }

@@ -7,6 +7,7 @@ import type { Monitor, UpdateMonitorBody } from '../../shared/monitor.ts';
 import { setMonitorWebhook } from '../webhooks/set-monitor-webhook.ts';
 import { checkMonitorQuery } from './check-monitor-query.ts';
 import { monitorNotFound } from './get-monitor.ts';
+import { storedMonitorSources } from './monitor-sources.ts';
 import { toMonitor } from './to-monitor.ts';
 
 /**
@@ -24,7 +25,11 @@ export async function updateMonitor(
   }
   const [row] = await ctx.db
     .update(monitors)
-    .set({ ...changes, updatedAt: new Date() })
+    .set({
+      ...changes,
+      ...(changes.sources !== undefined ? { sources: storedMonitorSources(changes.sources) } : {}),
+      updatedAt: new Date(),
+    })
     .where(and(eq(monitors.id, input.monitorId), eq(monitors.userId, input.userId)))
     .returning();
   if (!row) throw monitorNotFound();

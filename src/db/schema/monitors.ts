@@ -9,14 +9,14 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { SOURCE_NAMES, type SourceName } from '../../shared/sources.ts';
+import type { SourceName } from '../../shared/sources.ts';
 import { users } from './users.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
- * A user's saved query (docs/product.md, "Monitors"). `sources` lists the sites it watches (all
- * by default). `matchCount` and `lastMatchAt` are kept by the pipeline in the transaction that
+ * A user's saved query (docs/product.md, "Monitors"). `sources` lists the sites it watches; none
+ * (the default) means every site, including sites added later (migration 0012). `matchCount` and `lastMatchAt` are kept by the pipeline in the transaction that
  * stores the matches, so listing monitors never counts matches.
  *
  * Every insert, update and delete is logged in `monitor_changes` by a trigger (migration 0002),
@@ -31,11 +31,7 @@ export const monitors = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull().default(''),
     query: text('query').notNull(),
-    sources: text('sources')
-      .array()
-      .$type<SourceName[]>()
-      .notNull()
-      .default(sql`array[${sql.raw(SOURCE_NAMES.map((s) => `'${s}'`).join(', '))}]::text[]`),
+    sources: text('sources').array().$type<SourceName[]>().notNull().default(sql`'{}'::text[]`),
     paused: boolean('paused').notNull().default(false),
     emailMuted: boolean('email_muted').notNull().default(false),
     matchCount: integer('match_count').notNull().default(0),

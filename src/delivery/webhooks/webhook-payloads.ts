@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { WebhookKind } from '../../db/schema/delivery.ts';
 import type { Match } from '../../shared/match.ts';
-import { SOURCE_LABELS } from '../../shared/sources.ts';
+import { formatCommunity, SOURCE_LABELS } from '../../shared/sources.ts';
 import { alertSubject, type EmailMonitor, monitorLabel } from '../alert-email.ts';
 
 /**
@@ -42,7 +42,9 @@ function summary(batch: WebhookBatch): string {
 
 function where(match: Match): string {
   const source = SOURCE_LABELS[match.source];
-  const place = match.community ? `${source} · r/${match.community}` : source;
+  const place = match.community
+    ? `${source} · ${formatCommunity(match.source, match.community)}`
+    : source;
   return match.author ? `${place} · ${match.author}` : place;
 }
 

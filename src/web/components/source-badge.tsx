@@ -1,27 +1,21 @@
-import { SOURCE_LABELS, type SourceName } from '../../shared/sources.ts';
+import { type SourceName, sourceDescriptor } from '../../shared/sources.ts';
 import { cn } from '../lib/cn.ts';
-
-const STYLES: Record<SourceName, { letter: string; className: string }> = {
-  hackernews: { letter: 'Y', className: 'bg-orange-600 text-white' },
-  reddit: { letter: 'r', className: 'bg-orange-700 text-white' },
-  lobsters: { letter: 'L', className: 'bg-red-800 text-white' },
-};
 
 /** The site's mark as a small badge, named for screen readers. */
 export function SourceIcon({ source, className }: { source: SourceName; className?: string }) {
-  const style = STYLES[source];
+  const { label, icon, colour } = sourceDescriptor(source);
   return (
     <span
       role="img"
-      aria-label={SOURCE_LABELS[source]}
-      title={SOURCE_LABELS[source]}
+      aria-label={label}
+      title={label}
+      style={{ backgroundColor: colour }}
       className={cn(
-        'inline-flex size-6 shrink-0 items-center justify-center rounded-md text-xs font-bold',
-        style.className,
+        'inline-flex size-6 shrink-0 items-center justify-center rounded-md text-xs font-bold text-white',
         className,
       )}
     >
-      {style.letter}
+      {icon}
     </span>
   );
 }

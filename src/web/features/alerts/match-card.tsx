@@ -1,6 +1,6 @@
 import { Check, ExternalLink, MailOpen, X } from 'lucide-react';
 import type { Match } from '../../../shared/match.ts';
-import { SOURCE_LABELS } from '../../../shared/sources.ts';
+import { formatCommunity, SOURCE_LABELS } from '../../../shared/sources.ts';
 import { SourceIcon } from '../../components/source-badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../lib/cn.ts';
@@ -30,7 +30,9 @@ export function MatchCard({
   const permalink = safeHttpUrl(match.permalink);
   const link = safeHttpUrl(match.url);
   const title = match.title ?? (match.kind === 'comment' ? 'Comment' : 'Post');
-  const where = match.community ? `r/${match.community}` : SOURCE_LABELS[match.source];
+  const where = match.community
+    ? formatCommunity(match.source, match.community)
+    : SOURCE_LABELS[match.source];
   return (
     <article
       className={cn(

@@ -2,6 +2,7 @@ import { Plus, Radar, RotateCw } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import type { Monitor } from '../../../shared/monitor.ts';
+import { listSourceLabels } from '../../../shared/sources.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
@@ -91,8 +92,8 @@ function EmptyMonitors({ onWrite }: { onWrite: () => void }) {
   return (
     <EmptyState icon={Radar} title="No monitors yet">
       <p>
-        A monitor is a word, a phrase or a small query. Earshot watches Hacker News, Reddit and
-        Lobsters for it and tells you within seconds. Start from an example, or write your own.
+        A monitor is a word, a phrase or a small query. Earshot watches {listSourceLabels()} for it
+        and tells you within seconds. Start from an example, or write your own.
       </p>
       <ul className="mt-5 grid gap-2 text-left" aria-label="Example monitors">
         {EXAMPLE_MONITORS.map((example) => (

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { SourceHealth } from '../../../shared/source-health.ts';
-import { describeSourceHealth, formatBehind } from './describe-source-health.ts';
+import {
+  describeSourceDetail,
+  describeSourceHealth,
+  formatBehind,
+} from './describe-source-health.ts';
 
 const base: SourceHealth = {
   source: 'hackernews',
@@ -23,6 +27,18 @@ describe('describeSourceHealth', () => {
     [{ source: 'lobsters', state: 'failing' }, 'Lobsters: failing, retrying'],
   ] as const)('%j → %s', (change, text) => {
     expect(describeSourceHealth({ ...base, ...change })).toBe(text);
+  });
+
+  it('says how to turn on a site that lacks a credential, and names the last fault', () => {
+    expect(describeSourceDetail({ ...base, source: 'reddit', state: 'not_configured' })).toBe(
+      'To turn it on, set REDDIT_CLIENT_ID and REDDIT_CLIENT_SECRET (the credentials of a Reddit "script" app).',
+    );
+    expect(describeSourceDetail({ ...base, state: 'not_configured' })).toBe(
+      'turned off by SOURCES',
+    );
+    expect(describeSourceDetail({ ...base, state: 'failing', lastError: 'HTTP 503' })).toBe(
+      'HTTP 503',
+    );
   });
 
   it('shortens long delays', () => {

@@ -1,11 +1,23 @@
 import type { SourceHealth } from '../../../shared/source-health.ts';
-import { SOURCE_LABELS } from '../../../shared/sources.ts';
+import { SOURCE_LABELS, sourceDescriptor } from '../../../shared/sources.ts';
 
 /** "3 s", "4 min", "2 h": how far behind, short. */
 export function formatBehind(seconds: number): string {
   if (seconds < 90) return `${seconds} s`;
   if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
   return `${Math.round(seconds / 3600)} h`;
+}
+
+/**
+ * More about a source, for its tooltip: the last fault, or for a site that lacks a credential the
+ * one line that says how to give it one.
+ */
+export function describeSourceDetail(health: SourceHealth): string | undefined {
+  if (health.state === 'not_configured') {
+    const howTo = sourceDescriptor(health.source).howToConfigure;
+    return howTo === null ? 'turned off by SOURCES' : `To turn it on, ${howTo}.`;
+  }
+  return health.lastError ?? undefined;
 }
 
 /** One source in a few words: "Hacker News: live, 3 s behind", "Reddit: not configured". */

@@ -1,6 +1,6 @@
 import { cn } from '../../lib/cn.ts';
 import { useGetSourceHealthQuery } from '../../lib/source-health-api.ts';
-import { describeSourceHealth } from './describe-source-health.ts';
+import { describeSourceDetail, describeSourceHealth } from './describe-source-health.ts';
 
 const REFRESH_MS = 15_000;
 
@@ -29,7 +29,7 @@ export function SourceStatusLine({ className }: { className?: string }) {
           key={health.source}
           data-source={health.source}
           data-state={health.state}
-          title={health.lastError ?? undefined}
+          title={describeSourceDetail(health)}
           className="flex items-center gap-2"
         >
           <span

@@ -17,7 +17,7 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['tests/support/integration-setup.ts'],
+          globalSetup: ['tests/support/pglite-template-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -27,6 +27,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['tests/support/pglite-template-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           // One browser and one app server at a time: the machine has two cores.

@@ -72,7 +72,7 @@ test('the SMTP server down for a while, then back: every email is delivered, onc
 
 test('the process killed with kill -9 mid-drain: after a restart every email is delivered, duplicates only in the documented window', async () => {
   const RECIPIENTS = 12;
-  const dataDir = createDataDir();
+  const dataDir = createDataDir({ migrated: true });
   // Matches made before the server starts, by another process, as a worker would.
   const seed = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });
   await migrateDatabase(seed);

@@ -21,7 +21,7 @@ const RECORDS = 240;
 const USER = '00000000-0000-4000-8000-0000000000c1';
 let replay: ReplayServer;
 let app: AppProcess | null = null;
-const dataDir = createDataDir();
+const dataDir = createDataDir({ migrated: true });
 
 async function openData(): Promise<DatabaseHandle> {
   const handle = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { copyPgliteTemplate } from './pglite-template.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NODE = process.execPath;
@@ -31,16 +32,25 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export function createDataDir(): string {
-  return mkdtempSync(path.join(tmpdir(), 'earshot-app-'));
+/**
+ * A new DATA_DIR; `migrated: true` puts a copy of the migrated template database in it (see
+ * pglite-template.ts), so the app starts without making and migrating one.
+ */
+export function createDataDir(options: { migrated?: boolean } = {}): string {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'earshot-app-'));
+  if (options.migrated) copyPgliteTemplate(path.join(dataDir, 'pglite'));
+  return dataDir;
 }
 
-/** Runs `node src/main.ts` (the real entry) and waits until /api/health answers. */
+/**
+ * Runs `node src/main.ts` (the real entry) and waits until /api/health answers; without a
+ * `dataDir`, on a new one holding a migrated database.
+ */
 export async function startAppProcess(
   options: { env?: Record<string, string>; dataDir?: string; timeoutMs?: number } = {},
 ): Promise<AppProcess> {
   const port = await freePort();
-  const dataDir = options.dataDir ?? createDataDir();
+  const dataDir = options.dataDir ?? createDataDir({ migrated: true });
   let output = '';
   const child = spawn(NODE, ['src/main.ts'], {
     cwd: ROOT,

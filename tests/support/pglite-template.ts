@@ -1,64 +1,93 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PGlite } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import { openDatabase } from '../../src/db/client.ts';
 import { MIGRATIONS_FOLDER, migrateDatabase } from '../../src/db/migrate.ts';
 
 // A new PGlite database runs initdb and then every migration: seconds of CPU each, and the
-// integration suite opens dozens. The suite's global setup builds one migrated database and
-// keeps its data directory; each test's database starts as a copy of it.
+// suites open dozens (in memory in this process, on disk in app processes). The global setup
+// builds one migrated database per set of migrations and keeps it twice: as the tarball of
+// its data directory (`loadDataDir` of an in-memory database) and as a data directory to copy
+// under an app process's DATA_DIR.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CACHE = path.join(ROOT, 'node_modules', '.cache', 'earshot-tests');
+const PREFIX = 'pglite-template-';
 
-/** The template's file for these migrations and this PGlite (a change of either makes a new one). */
-export function pgliteTemplatePath(): string {
+/** The template's name for these migrations and this PGlite (a change of either makes a new one). */
+function templateName(): string {
   const hash = createHash('sha256');
   hash.update(readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json')));
   const files = readdirSync(MIGRATIONS_FOLDER, { recursive: true, encoding: 'utf8' }).sort();
   for (const file of files) {
-    const full = path.join(MIGRATIONS_FOLDER, file);
     if (!file.endsWith('.sql') && !file.endsWith('.json')) continue;
-    hash.update(file).update(readFileSync(full));
+    hash.update(file).update(readFileSync(path.join(MIGRATIONS_FOLDER, file)));
   }
-  return path.join(CACHE, `pglite-template-${hash.digest('hex').slice(0, 16)}.tar`);
+  return `${PREFIX}${hash.digest('hex').slice(0, 16)}`;
 }
 
-/** Builds the template unless this set of migrations has one already; returns its path. */
-export async function ensurePgliteTemplate(): Promise<string> {
-  const target = pgliteTemplatePath();
-  if (existsSync(target)) return target;
+const tarballOf = (name: string) => path.join(CACHE, `${name}.tar`);
+const directoryOf = (name: string) => path.join(CACHE, name);
+
+/** Builds the template unless these migrations have one already. */
+export async function ensurePgliteTemplate(): Promise<void> {
+  const name = templateName();
+  const tarball = tarballOf(name);
+  const directory = directoryOf(name);
+  if (existsSync(tarball) && existsSync(directory)) return;
   mkdirSync(CACHE, { recursive: true });
+  // Another run may build the same template at once: each writes aside, then renames.
+  const aside = `${process.pid}-${Date.now()}`;
   const handle = await openDatabase({ pgliteDir: 'memory://' });
+  let dump: Blob;
   try {
     await migrateDatabase(handle);
-    const client = (handle.driver as { client: PGlite }).client;
-    const dump = await client.dumpDataDir('none');
-    // Another run may build the same template at once: write aside, then rename into place.
-    const aside = `${target}.${process.pid}`;
-    await writeFile(aside, Buffer.from(await dump.arrayBuffer()));
-    renameSync(aside, target);
+    dump = await (handle.driver as { client: PGlite }).client.dumpDataDir('none');
   } finally {
     await handle.close();
   }
+  await writeFile(`${tarball}.${aside}`, Buffer.from(await dump.arrayBuffer()));
+  renameSync(`${tarball}.${aside}`, tarball);
+  const onDisk = await PGlite.create({ dataDir: `${directory}.${aside}`, loadDataDir: dump });
+  await onDisk.close();
+  if (existsSync(directory)) rmSync(`${directory}.${aside}`, { recursive: true, force: true });
+  else renameSync(`${directory}.${aside}`, directory);
   for (const old of readdirSync(CACHE)) {
-    if (old.startsWith('pglite-template-') && path.join(CACHE, old) !== target) {
-      rmSync(path.join(CACHE, old), { force: true });
+    if (old.startsWith(PREFIX) && !old.startsWith(name)) {
+      rmSync(path.join(CACHE, old), { recursive: true, force: true });
     }
   }
-  return target;
 }
 
-let template: Blob | null | undefined;
+let tarball: Blob | null | undefined;
 
-/** The migrated template's data directory, when one was built for these migrations. */
+/** The migrated template's data directory as a tarball, when one was built for these migrations. */
 export function pgliteTemplate(): Blob | null {
-  if (template === undefined) {
-    const file = pgliteTemplatePath();
-    template = existsSync(file) ? new Blob([readFileSync(file)]) : null;
+  if (tarball === undefined) {
+    const file = tarballOf(templateName());
+    tarball = existsSync(file) ? new Blob([readFileSync(file)]) : null;
   }
-  return template;
+  return tarball;
+}
+
+/**
+ * Copies the migrated template to `pgliteDir` (an app's DATA_DIR/pglite) when there is one;
+ * returns whether it did. Without it the app makes and migrates its database at start.
+ */
+export function copyPgliteTemplate(pgliteDir: string): boolean {
+  const directory = directoryOf(templateName());
+  if (!existsSync(directory)) return false;
+  cpSync(directory, pgliteDir, { recursive: true });
+  return true;
 }

@@ -5,17 +5,20 @@ import { parseQuery } from './query-parser.ts';
 import { querySources } from './query-sources.ts';
 
 describe('querySources', () => {
+  const every = ['hackernews', 'reddit', 'lobsters', 'devto'];
   it.each([
-    ['rust', ['hackernews', 'reddit', 'lobsters']],
+    ['rust', every],
     ['rust site:hackernews', ['hackernews']],
     ['site:hackernews', ['hackernews']],
-    ['r/rust release', ['reddit']],
-    ['subreddit:rust OR site:lobsters', ['reddit', 'lobsters']],
-    ['rust -site:reddit', ['hackernews', 'lobsters']],
-    ['rust -(site:reddit OR site:lobsters)', ['hackernews']],
+    // Communities: Reddit's subreddits and DEV's tags.
+    ['r/rust release', ['reddit', 'devto']],
+    ['r/rust site:reddit', ['reddit']],
+    ['subreddit:rust OR site:lobsters', ['reddit', 'lobsters', 'devto']],
+    ['rust -site:reddit', ['hackernews', 'lobsters', 'devto']],
+    ['rust -(site:reddit OR site:lobsters OR site:devto)', ['hackernews']],
     ['site:reddit site:lobsters rust', []],
-    ['rust -subreddit:games', ['hackernews', 'reddit', 'lobsters']],
-    ['rust -author:bot', ['hackernews', 'reddit', 'lobsters']],
+    ['rust -subreddit:games', every],
+    ['rust -author:bot', every],
     ['(site:reddit OR site:hackernews) -site:reddit rust', ['hackernews']],
     ['-(-site:lobsters) rust', ['lobsters']],
     ['title:rust site:lobsters', ['lobsters']],
@@ -43,7 +46,7 @@ describe('querySources', () => {
           body: 'rust',
           url: null,
           author: 'someone',
-          community: source === 'reddit' ? 'rust' : null,
+          community: source === 'reddit' || source === 'devto' ? 'rust' : null,
         }).length > 0,
     );
     for (const source of matched) expect(querySources(parseQuery(query))).toContain(source);

@@ -37,8 +37,8 @@ describe('/api/monitors', () => {
       id: expect.any(String),
       name: 'Our database',
       query: 'pglite',
-      sources: ['hackernews', 'reddit', 'lobsters'],
-      matchableSources: ['hackernews', 'reddit', 'lobsters'],
+      sources: ['hackernews', 'reddit', 'lobsters', 'devto'],
+      matchableSources: ['hackernews', 'reddit', 'lobsters', 'devto'],
       paused: false,
       emailMuted: false,
       createdAt: expect.stringMatching(/^\d{4}-/),
@@ -223,7 +223,8 @@ describe('/api/monitors', () => {
     const { token } = await signedInUser();
     const sites = async (body: object) => (await create(token, body)).matchableSources;
     expect(await sites({ query: 'rust site:hackernews' })).toEqual(['hackernews']);
-    expect(await sites({ query: 'r/rust release' })).toEqual(['reddit']);
+    // A community can be a subreddit or a DEV tag; site: says which.
+    expect(await sites({ query: 'r/rust release' })).toEqual(['reddit', 'devto']);
     expect(await sites({ query: 'rust -site:reddit', sources: ['reddit', 'lobsters'] })).toEqual([
       'lobsters',
     ]);
@@ -232,7 +233,7 @@ describe('/api/monitors', () => {
       .parse(await (await app.api('/api/monitors', { token })).json());
     expect(listed.map((m) => m.matchableSources)).toEqual([
       ['hackernews'],
-      ['reddit'],
+      ['reddit', 'devto'],
       ['lobsters'],
     ]);
   });

@@ -1,11 +1,17 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { PublicConfig } from '../../../shared/public-config.ts';
+import { listSourceLabels, SOURCE_DESCRIPTORS } from '../../../shared/sources.ts';
 import { Logo } from '../../components/logo.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { paths } from '../../lib/paths.ts';
 import { loadRuntimeConfig } from '../../lib/runtime-config.ts';
+
+/** The sites that need no credential: listing them in SOURCES is enough. */
+const OPEN_SITES = SOURCE_DESCRIPTORS.filter((site) => site.howToConfigure === null).map(
+  (site) => site.name,
+);
 
 /**
  * `/about`: what Earshot is, what it keeps about a user, what it sends where, how to delete an
@@ -33,9 +39,9 @@ export function AboutPage() {
       <main className="mx-auto max-w-3xl px-4 pt-6 pb-16 sm:px-6" data-testid="about-page">
         <h1 className="text-3xl font-bold tracking-tight">About Earshot and your data</h1>
         <p className="mt-3 text-muted-foreground">
-          Earshot watches Hacker News, Reddit and Lobsters for the words you choose and tells you
-          within seconds, in your dashboard and by email. This page says what it keeps about you,
-          what it sends where, and how to remove it all.
+          Earshot watches {listSourceLabels()} for the words you choose and tells you within
+          seconds, in your dashboard and by email. This page says what it keeps about you, what it
+          sends where, and how to remove it all.
         </p>
 
         <Section id="stores" title="What Earshot stores">
@@ -92,8 +98,8 @@ export function AboutPage() {
               </span>
             </Item>
             <Item term="The sites">
-              Earshot only reads Hacker News, Reddit and Lobsters. Your queries are matched on this
-              server; nothing about you is sent to the sites.
+              Earshot only reads {listSourceLabels()}. Your queries are matched on this server;
+              nothing about you is sent to the sites.
             </Item>
           </ul>
         </Section>
@@ -110,9 +116,9 @@ export function AboutPage() {
         <Section id="sites" title="Which sites this Earshot reads">
           <p>
             The monitor form shows each site’s state. A site that is <em>not configured</em> is
-            turned off by whoever runs this Earshot: Hacker News and Lobsters need nothing but to be
-            listed in <code>SOURCES</code> (all three are by default). Reddit also needs app-only
-            credentials, since it refuses anonymous readers:
+            turned off by whoever runs this Earshot: {listSourceLabels(OPEN_SITES)} need nothing but
+            to be listed in <code>SOURCES</code> (every site is by default). Reddit also needs
+            app-only credentials, since it refuses anonymous readers:
           </p>
           <ol className="mt-3 grid list-decimal gap-1.5 pl-6">
             <li>

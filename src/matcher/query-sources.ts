@@ -1,7 +1,13 @@
+import { SOURCE_DESCRIPTORS } from '../shared/sources.ts';
 import { type QueryNode, SOURCES, type Source } from './query-ast.ts';
 
-/** The sources whose items have a community (a subreddit): `subreddit:` and `r/` match only there. */
-const COMMUNITY_SOURCES: readonly Source[] = ['reddit'];
+/**
+ * The sources whose items have a community (a subreddit, a DEV tag): `subreddit:` and `r/` match
+ * only there.
+ */
+const COMMUNITY_SOURCES: readonly Source[] = SOURCE_DESCRIPTORS.filter(
+  (descriptor) => descriptor.communityPrefix !== '',
+).map((descriptor) => descriptor.name);
 
 /**
  * The sources a query can match items from, in the order of SOURCES: `site:hackernews` only

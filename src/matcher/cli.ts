@@ -40,8 +40,8 @@ Both files hold one JSON object a line (JSON Lines); blank lines are skipped.
               (the query language of docs/query-language.md)
       {"id":"pg","query":"pglite OR \\"embedded postgres\\""}
 
-  --items     one item a line: "id" (a non-empty string), "source" (hackernews, reddit or
-              lobsters), "kind" ("post" or "comment"), "createdAt" (ISO 8601), and "title",
+  --items     one item a line: "id" (a non-empty string), "source" (hackernews, reddit,
+              lobsters or devto), "kind" ("post" or "comment"), "createdAt" (ISO 8601), and "title",
               "body", "url", "author", "community" (each a string or null)
       {"id":"hn:1","source":"hackernews","kind":"post","title":"PGlite 1.0","body":null,"url":null,"author":"sam","community":null,"createdAt":"2026-01-01T00:00:00Z"}
 

@@ -2,8 +2,8 @@ import { SOURCE_DESCRIPTORS } from '../shared/sources.ts';
 import { type QueryNode, SOURCES, type Source } from './query-ast.ts';
 
 /**
- * The sources whose items have a community (Reddit's subreddits, DEV's tags): `subreddit:` and
- * `r/` can match only there.
+ * The sources whose items have a community (a subreddit, a DEV tag): `subreddit:` and `r/` match
+ * only there.
  */
 const COMMUNITY_SOURCES: readonly Source[] = SOURCE_DESCRIPTORS.filter(
   (descriptor) => descriptor.communityPrefix !== '',
@@ -11,7 +11,7 @@ const COMMUNITY_SOURCES: readonly Source[] = SOURCE_DESCRIPTORS.filter(
 
 /**
  * The sources a query can match items from, in the order of SOURCES: `site:hackernews` only
- * Hacker News, `r/rust` only the sites with communities, `-site:reddit` every other site, `site:reddit OR
+ * Hacker News, `r/rust` only Reddit, `-site:reddit` every other site, `site:reddit OR
  * site:lobsters` both. It reads only the query's site and community conditions (what words
  * an item holds never rules a site out), so it may name a site the query never matches in
  * practice, never leave out one it can.

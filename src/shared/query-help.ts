@@ -59,7 +59,8 @@ export const QUERY_HELP: readonly QueryHelpRow[] = [
   },
   {
     syntax: 'subreddit:name  r/name',
-    meaning: 'Only this subreddit; -subreddit:name leaves one out.',
+    meaning:
+      'Only this subreddit (or DEV tag: r/rust also finds DEV posts tagged #rust; add site:reddit for Reddit alone); -subreddit:name leaves one out.',
     example: 'r/rust async',
   },
   {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { PREVIEWS_PER_MINUTE } from '../../src/server/routes/monitors.ts';
 import { matchPageSchema } from '../../src/shared/match.ts';
 import { type Monitor, monitorPreviewSchema, monitorSchema } from '../../src/shared/monitor.ts';
+import { SOURCE_NAMES } from '../../src/shared/sources.ts';
 import { deliverItems, testItem } from '../support/feed.ts';
 import { apiErrorOf, startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -37,8 +38,8 @@ describe('/api/monitors', () => {
       id: expect.any(String),
       name: 'Our database',
       query: 'pglite',
-      sources: ['hackernews', 'reddit', 'lobsters', 'devto'],
-      matchableSources: ['hackernews', 'reddit', 'lobsters', 'devto'],
+      sources: [...SOURCE_NAMES],
+      matchableSources: [...SOURCE_NAMES],
       paused: false,
       emailMuted: false,
       createdAt: expect.stringMatching(/^\d{4}-/),
@@ -223,7 +224,7 @@ describe('/api/monitors', () => {
     const { token } = await signedInUser();
     const sites = async (body: object) => (await create(token, body)).matchableSources;
     expect(await sites({ query: 'rust site:hackernews' })).toEqual(['hackernews']);
-    // A community can be a subreddit or a DEV tag; site: says which.
+    // A DEV tag is a community too: r/rust reaches Reddit and DEV.
     expect(await sites({ query: 'r/rust release' })).toEqual(['reddit', 'devto']);
     expect(await sites({ query: 'rust -site:reddit', sources: ['reddit', 'lobsters'] })).toEqual([
       'lobsters',

@@ -2,12 +2,12 @@ import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { browserAvailability, openPage } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
-import { type E2eApp, startE2eApp } from '../support/e2e-app.ts';
+import { type E2eApp, startE2eApp, waitUntilExpired } from '../support/e2e-app.ts';
 import { TEST_PASSWORD, uniqueEmail } from '../support/factories.ts';
 
 const availability = browserAvailability();
 const VIEWPORT = { width: 1280, height: 800 };
-/** The access-token lifetime of the app used for the refresh test: short enough to wait out. */
+/** The access-token lifetime of the app used for the refresh test: the shortest allowed, waited out. */
 const SHORT_TTL_SECONDS = 5;
 
 type StoredRecord = { AccessToken: string; RefreshToken?: string; IdToken: string };
@@ -165,7 +165,7 @@ describe.runIf(availability.run)('accounts in Chromium', () => {
       await page.waitForURL(/\/dashboard\/monitors$/);
       const first = await storedRecord(page);
 
-      await page.waitForTimeout((SHORT_TTL_SECONDS + 1) * 1000);
+      await waitUntilExpired(first?.AccessToken);
       await page.getByTestId('sidebar').getByRole('link', { name: 'Settings' }).click();
       await page.getByRole('heading', { name: 'Profile' }).waitFor();
       expect(await page.getByLabel('First name').inputValue()).toBe('Refresh');
@@ -176,7 +176,7 @@ describe.runIf(availability.run)('accounts in Chromium', () => {
       expect(new URL(page.url()).pathname).toBe('/dashboard/settings');
 
       // Reload with an expired token: REFRESHING_TOKEN, then the page, without a detour via login.
-      await page.waitForTimeout((SHORT_TTL_SECONDS + 1) * 1000);
+      await waitUntilExpired(second?.AccessToken);
       await page.reload();
       await page.getByRole('heading', { name: 'Profile' }).waitFor();
       expect(new URL(page.url()).pathname).toBe('/dashboard/settings');

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type AppProcess, startAppProcess } from '../support/app-process.ts';
 import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
-import { type E2eApp, startE2eApp } from '../support/e2e-app.ts';
+import { type E2eApp, startE2eApp, waitUntilExpired } from '../support/e2e-app.ts';
 import { TEST_PASSWORD, uniqueEmail } from '../support/factories.ts';
 
 const availability = browserAvailability();
@@ -100,7 +100,7 @@ describe.runIf(availability.run)('Earshot in Cognito mode, in Chromium', () => {
     const first = await storedRecord(page);
 
     // The access token expires; the next API call is preceded by a refresh at the pool.
-    await page.waitForTimeout((TTL_SECONDS + 1) * 1000);
+    await waitUntilExpired(first?.AccessToken);
     await page.getByTestId('sidebar').getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Profile' }).waitFor();
     expect(await page.getByLabel('First name').inputValue()).toBe('Mary');

@@ -128,8 +128,11 @@ describe.runIf(availability.run)('the web shell in Chromium', () => {
     const sheet = page.getByTestId('bottom-sheet');
     await sheet.waitFor({ state: 'visible' });
     await sheet.getByRole('link', { name: 'Alerts' }).waitFor({ state: 'visible' });
-    await page.waitForTimeout(600); // let the sheet finish sliding in before the picture
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard-mobile.png') });
+    // The picture shows the sheet slid in: finite animations are completed for the screenshot.
+    await page.screenshot({
+      path: path.join(SCREENSHOTS, 'dashboard-mobile.png'),
+      animations: 'disabled',
+    });
     await sheet.getByRole('link', { name: 'Alerts' }).click();
     await page.waitForURL(/\/dashboard\/alerts$/);
     await sheet.waitFor({ state: 'hidden' });

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   CognitoIdentityProviderClient,
   ConfirmSignUpCommand,
@@ -5,6 +6,7 @@ import {
   InitiateAuthCommand,
   SignUpCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
+import { decodeJwt } from 'jose';
 import type { BrowserContext } from 'playwright-core';
 import { type AppProcess, startAppProcess } from './app-process.ts';
 import { TEST_PASSWORD, uniqueEmail } from './factories.ts';
@@ -143,4 +145,14 @@ export async function startE2eApp(env: Record<string, string> = {}): Promise<E2e
       await smtp.close();
     },
   };
+}
+
+/**
+ * Waits until `accessToken` has expired (its `exp` has passed), for the browser, which reads the
+ * same clock, and for the service that issued it: no longer than that.
+ */
+export async function waitUntilExpired(accessToken: string | undefined): Promise<void> {
+  const expiresAt = accessToken ? (decodeJwt(accessToken).exp ?? 0) * 1000 : 0;
+  const left = expiresAt - Date.now();
+  if (left >= 0) await sleep(left + 50);
 }

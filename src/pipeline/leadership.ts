@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import pg from 'pg';
+import { ADVISORY_LOCKS } from '../db/advisory-locks.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { PipelineLogger } from './logger.ts';
 
@@ -24,9 +25,6 @@ export type Leadership = {
   held(): string[];
   stop(): Promise<void>;
 };
-
-/** The first key of every Earshot lease (pg_try_advisory_lock(int, int)): nothing else uses it. */
-const LEASE_CLASS = 72_210;
 
 /** This process, as shown in health rows and logs. */
 export const PROCESS_NAME = `${hostname()}:${process.pid}`;
@@ -77,7 +75,7 @@ export function createLeadership(
         if (handle.driver.kind === 'postgres' && client && !abort.signal.aborted) {
           // The task ended by itself: give the lease back so someone can run it.
           client
-            .query('select pg_advisory_unlock($1, $2)', [LEASE_CLASS, lease.key])
+            .query('select pg_advisory_unlock($1, $2)', [ADVISORY_LOCKS.leaseClass, lease.key])
             .catch(() => {});
         }
       });
@@ -139,7 +137,7 @@ export function createLeadership(
           const free = await client.query<{ free: boolean }>(
             `select not exists (select 1 from pg_locks where locktype = 'advisory' and classid = $1
                and objid = $2 and granted) as free`,
-            [LEASE_CLASS, lease.key],
+            [ADVISORY_LOCKS.leaseClass, lease.key],
           );
           lease.orphanTicks = free.rows[0]?.free ? lease.orphanTicks + 1 : 0;
         } catch {
@@ -150,7 +148,7 @@ export function createLeadership(
       try {
         const result = await client.query<{ got: boolean }>(
           'select pg_try_advisory_lock($1, $2) as got',
-          [LEASE_CLASS, lease.key],
+          [ADVISORY_LOCKS.leaseClass, lease.key],
         );
         if (result.rows[0]?.got) {
           lease.orphanTicks = 0;

@@ -9,7 +9,7 @@ import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { Config } from '../../src/config/env.ts';
 import type { DatabaseHandle } from '../../src/db/client.ts';
-import { createMailer } from '../../src/delivery/mailer.ts';
+import { createMailer } from '../../src/platform/mailer.ts';
 import {
   createEmbeddedIdentity,
   type EmbeddedIdentity,

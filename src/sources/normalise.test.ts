@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { normaliseHackerNewsItem } from './hacker-news/normalise.ts';
 import { normaliseLobstersResponse } from './lobsters/normalise.ts';
-import { keepItems, type NormalisedItem, normalisedItemSchema } from './normalised-item.ts';
+import {
+  type NormalisedItem,
+  type NormaliseResult,
+  normalisedItemSchema,
+} from './normalised-item.ts';
 import {
   listRedditThings,
   normaliseRedditListing,
@@ -18,6 +22,9 @@ const hnItems = readFileSync(join(recorded, 'hn-items.jsonl'), 'utf8')
   .trim()
   .split('\n')
   .map((line) => JSON.parse(line) as unknown);
+
+const keepItems = (results: readonly NormaliseResult[]): NormalisedItem[] =>
+  results.flatMap((result) => (result.status === 'item' ? [result.item] : []));
 
 const byId = (items: NormalisedItem[], externalId: string) =>
   items.find((i) => i.externalId === externalId);

@@ -6,13 +6,13 @@ import { type Config, ConfigError, parseConfig } from './config/env.ts';
 import { loadDotEnv } from './config/load-env.ts';
 import { type DatabaseHandle, openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
-import { createMailer } from './delivery/mailer.ts';
 import { startDelivery } from './delivery/start-delivery.ts';
 import { createIdentityProvider } from './identity/create-identity-provider.ts';
 import type { IdentityProvider } from './identity/port.ts';
 import { MatchEvents } from './matches/match-events.ts';
 import { startWorker, type Worker } from './pipeline/worker.ts';
 import { createLogger, type Logger } from './platform/logger.ts';
+import { createMailer } from './platform/mailer.ts';
 import { createApp } from './server/create-app.ts';
 import { readVersion } from './server/version.ts';
 

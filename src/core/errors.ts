@@ -68,17 +68,6 @@ export class ValidationError extends DomainError {
   }
 }
 
-/** The user already has as many of something as they may keep. */
-export class LimitReachedError extends DomainError {
-  override name = 'LimitReachedError';
-  readonly code = 'LIMIT_REACHED';
-  declare readonly details: { limit: number };
-
-  constructor(message: string, limit: number) {
-    super(message, { limit });
-  }
-}
-
 /** The identity behind the request no longer exists or was signed out since it was checked. */
 export class UnauthenticatedError extends DomainError {
   override name = 'UnauthenticatedError';
@@ -95,10 +84,4 @@ export class RateLimitedError extends DomainError {
     super(message);
     this.retryAfterSeconds = retryAfterSeconds;
   }
-}
-
-/** Something the verb depends on (the identity provider, a site) does not answer right now. */
-export class UnavailableError extends DomainError {
-  override name = 'UnavailableError';
-  readonly code = 'UNAVAILABLE';
 }

@@ -4,13 +4,11 @@ import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { ADVISORY_LOCKS } from './advisory-locks.ts';
 import { type DatabaseHandle, rowsOf } from './client.ts';
 import { refreshMatchFeedJson } from './match-feed-json.ts';
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
-
-// Any constant works; it only has to be the same in every process that migrates this database.
-const MIGRATION_LOCK_ID = 7_221_042;
 
 /**
  * Applies the committed migrations that have not run yet (Drizzle records them in
@@ -32,13 +30,15 @@ export async function migrateDatabase(
   } else {
     const client = await handle.driver.pool.connect();
     try {
-      await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+      await client.query('select pg_advisory_lock($1)', [ADVISORY_LOCKS.migrations]);
       await migratePostgres(handle.db as unknown as NodePgDatabase, {
         migrationsFolder: MIGRATIONS_FOLDER,
       });
       feedJsonRefreshed = await refreshMatchFeedJson(handle);
     } finally {
-      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
+      await client
+        .query('select pg_advisory_unlock($1)', [ADVISORY_LOCKS.migrations])
+        .catch(() => {});
       client.release();
     }
   }

@@ -84,16 +84,6 @@ export function isFoldable(word: string): boolean {
 }
 
 /**
- * The SQL of `earshot_search_text` (created in migration 0006). No lower(): its result depends on
- * the server's locale, translate's does not.
- */
-export const SEARCH_TEXT_FUNCTION_SQL = `CREATE OR REPLACE FUNCTION earshot_search_text(input text) RETURNS text
-  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-  RETURN regexp_replace(
-    replace(replace(replace(replace(replace(translate(input, '${FOLD_FROM}ABCDEFGHIJKLMNOPQRSTUVWXYZ', '${FOLD_TO}abcdefghijklmnopqrstuvwxyz'), 'ß', 'ss'), 'æ', 'ae'), 'Æ', 'ae'), 'œ', 'oe'), 'Œ', 'oe'),
-    '[^0-9a-z]+', ' ', 'g');`;
-
-/**
  * The SQL twin of `searchDocument` over an item's columns (title, body, URL), for migrations and
  * for benchmarks that write rows with SQL.
  */

@@ -2,7 +2,7 @@ import type { Config } from '../config/env.ts';
 import type { Database } from '../db/client.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
-import type { Mailer } from './mailer.ts';
+import type { Mailer } from '../platform/mailer.ts';
 import type { UnsubscribeTokens } from './unsubscribe-token.ts';
 
 /** The settings delivery reads; tests pass a `createTestConfig()` with their own values. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import { deliveryOutbox, type OutboxChannel, type OutboxRow } from '../db/schema/delivery.ts';
+import { describeError } from '../platform/describe-error.ts';
 import type { DeliveryContext } from './delivery-context.ts';
 
 /** How one attempt went. `permanent` failures are not retried (a 5xx from SMTP, a gone webhook). */
@@ -58,7 +59,7 @@ export async function drainOutbox(
     try {
       outcome = await senders[row.channel](row, ctx);
     } catch (error) {
-      outcome = { status: 'failed', error: describe(error), permanent: false };
+      outcome = { status: 'failed', error: describeError(error), permanent: false };
     }
     const finished = ctx.clock.now();
     if (outcome.status === 'sent') {
@@ -114,13 +115,4 @@ export function retryDelaySeconds(attempt: number, base: number, seed: number): 
   const plain = Math.min(MAX_BACKOFF_SECONDS, base * 2 ** Math.max(0, attempt - 1));
   const jitter = (createHash('sha256').update(`${seed}:${attempt}`).digest()[0] ?? 0) / 2550;
   return Math.round(plain * (1 + jitter));
-}
-
-export function describe(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return describe(error.errors[0]);
-  if (error instanceof Error) {
-    const code = 'code' in error && error.code ? `${String(error.code)}: ` : '';
-    return `${code}${error.message || error.name}`;
-  }
-  return String(error);
 }

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { OutboxRow } from '../db/schema/delivery.ts';
 import { users } from '../db/schema/users.ts';
+import { describeError } from '../platform/describe-error.ts';
 import type { DeliveryContext } from './delivery-context.ts';
-import { describe, type SendOutcome } from './drain-outbox.ts';
+import type { SendOutcome } from './drain-outbox.ts';
 import { readPayload } from './outbox.ts';
 
 /**
@@ -40,7 +41,7 @@ export async function sendEmail(row: OutboxRow, ctx: DeliveryContext): Promise<S
     const responseCode =
       error instanceof Error && 'responseCode' in error ? Number(error.responseCode) : 0;
     // 5xx: the relay refuses this message for good (bad address, policy); 4xx and network: later.
-    return { status: 'failed', error: describe(error), permanent: responseCode >= 500 };
+    return { status: 'failed', error: describeError(error), permanent: responseCode >= 500 };
   }
 }
 

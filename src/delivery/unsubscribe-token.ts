@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../db/client.ts';
-import { loadServerSecret } from './server-secret.ts';
+import { loadServerSecret } from '../db/server-secret.ts';
 
 /**
  * Unsubscribe tokens: `<user id as 22 base64url characters>.<43 base64url characters of

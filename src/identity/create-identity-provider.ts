@@ -1,8 +1,8 @@
 import type { Config } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
-import type { Mailer } from '../delivery/mailer.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
+import type { Mailer } from '../platform/mailer.ts';
 import { createCognitoProvider } from './cognito/create-cognito-provider.ts';
 import { createEmbeddedIdentity } from './embedded/create-embedded-identity.ts';
 import type { IdentityProvider } from './port.ts';

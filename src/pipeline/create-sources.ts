@@ -1,6 +1,6 @@
 import type { Config } from '../config/env.ts';
-import { isSourceConfigured } from '../core/sources/configured-sources.ts';
 import { SOURCE_NAMES, type SourceName } from '../shared/sources.ts';
+import { isSourceConfigured } from '../sources/configured-sources.ts';
 import { createHttpClient } from '../sources/http/http-client.ts';
 import { type SourcePluginSettings, sourcePlugin } from '../sources/registry.ts';
 import type { Source } from '../sources/source.ts';

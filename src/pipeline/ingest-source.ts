@@ -1,10 +1,11 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { sourceCursors } from '../db/schema/items.ts';
-import { sleep } from '../sources/http/http-client.ts';
+import { describeError } from '../platform/describe-error.ts';
 import { type Source, SourceError } from '../sources/source.ts';
 import type { PipelineLogger } from './logger.ts';
-import { describeError, type SourceHealthTracker } from './source-health-tracker.ts';
+import type { SourceHealthTracker } from './source-health-tracker.ts';
 import { storeItems } from './store-items.ts';
 
 export type IngestSourceDeps = {
@@ -112,7 +113,7 @@ export async function ingestSource(deps: IngestSourceDeps, signal: AbortSignal):
       await writeHealth(false);
       if (wait > 0) {
         try {
-          await sleep(wait, signal);
+          await sleep(wait, undefined, { signal });
         } catch {
           break;
         }

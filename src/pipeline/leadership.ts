@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import pg from 'pg';
+import { ADVISORY_LOCKS } from '../db/advisory-locks.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { PipelineLogger } from './logger.ts';
 
@@ -24,9 +25,6 @@ export type Leadership = {
   held(): string[];
   stop(): Promise<void>;
 };
-
-/** The first key of every Earshot lease (pg_try_advisory_lock(int, int)): nothing else uses it. */
-const LEASE_CLASS = 72_210;
 
 /** This process, as shown in health rows and logs. */
 export const PROCESS_NAME = `${hostname()}:${process.pid}`;
@@ -77,7 +75,7 @@ export function createLeadership(
         if (handle.driver.kind === 'postgres' && client && !abort.signal.aborted) {
           // The task ended by itself: give the lease back so someone can run it.
           client
-            .query('select pg_advisory_unlock($1, $2)', [LEASE_CLASS, lease.key])
+            .query('select pg_advisory_unlock($1, $2)', [ADVISORY_LOCKS.leaseClass, lease.key])
             .catch(() => {});
         }
       });
@@ -91,29 +89,8 @@ export function createLeadership(
     await Promise.all(running.map((run) => run.done));
   };
 
-  async function connect(): Promise<pg.Client> {
-    if (handle.driver.kind !== 'postgres') throw new Error('not PostgreSQL');
-    const options = handle.driver.pool.options;
-    const fresh = new pg.Client({ ...options, keepAlive: true, connectionTimeoutMillis: 5000 });
-    fresh.on('error', () => {});
-    fresh.on('notification', (message) => {
-      for (const listener of listeners) {
-        if (listener.channel === message.channel) listener.onNotify(message.payload ?? '');
-      }
-    });
-    await fresh.connect();
-    for (const channel of new Set(listeners.map((listener) => listener.channel))) {
-      await fresh.query(`listen ${pg.escapeIdentifier(channel)}`);
-    }
-    return fresh;
-  }
-
-  async function tick(): Promise<void> {
-    if (stopped) return;
-    if (handle.driver.kind !== 'postgres') {
-      for (const lease of wanted) if (!lease.running) start(lease);
-      return;
-    }
+  /** The lease connection, checked: after a failed check every led task stops before it is replaced. */
+  async function healthyConnection(): Promise<pg.Client | null> {
     try {
       if (client) await client.query('select 1');
     } catch (error) {
@@ -123,11 +100,23 @@ export function createLeadership(
       client = null;
     }
     try {
-      client ??= await connect();
+      client ??= await openLeaseConnection(handle, listeners);
     } catch (error) {
       logger.warn({ err: error }, 'cannot open the lease connection; retrying');
+      return null;
+    }
+    return client;
+  }
+
+  /** One round: every wanted lease not running here is tried, within its group's budget. */
+  async function tick(): Promise<void> {
+    if (stopped) return;
+    if (handle.driver.kind !== 'postgres') {
+      for (const lease of wanted) if (!lease.running) start(lease);
       return;
     }
+    const connection = await healthyConnection();
+    if (!connection) return;
     const held = new Map<object, number>();
     for (const lease of wanted) {
       if (lease.running && lease.group) held.set(lease.group, (held.get(lease.group) ?? 0) + 1);
@@ -135,31 +124,16 @@ export function createLeadership(
     for (const lease of wanted) {
       if (lease.running || stopped) continue;
       if (lease.group && (held.get(lease.group) ?? 0) >= lease.group.max) {
-        try {
-          const free = await client.query<{ free: boolean }>(
-            `select not exists (select 1 from pg_locks where locktype = 'advisory' and classid = $1
-               and objid = $2 and granted) as free`,
-            [LEASE_CLASS, lease.key],
-          );
-          lease.orphanTicks = free.rows[0]?.free ? lease.orphanTicks + 1 : 0;
-        } catch {
-          return;
-        }
-        if (lease.orphanTicks < ORPHAN_TICKS) continue;
+        const mayTake = await orphaned(connection, lease);
+        if (mayTake === undefined) return;
+        if (!mayTake) continue;
       }
-      try {
-        const result = await client.query<{ got: boolean }>(
-          'select pg_try_advisory_lock($1, $2) as got',
-          [LEASE_CLASS, lease.key],
-        );
-        if (result.rows[0]?.got) {
-          lease.orphanTicks = 0;
-          start(lease);
-          if (lease.group) held.set(lease.group, (held.get(lease.group) ?? 0) + 1);
-        }
-      } catch (error) {
-        logger.warn({ err: error, lease: lease.name }, 'cannot try a lease');
-        return;
+      const got = await tryLease(connection, lease, logger);
+      if (got === undefined) return;
+      if (got) {
+        lease.orphanTicks = 0;
+        start(lease);
+        if (lease.group) held.set(lease.group, (held.get(lease.group) ?? 0) + 1);
       }
     }
   }
@@ -203,4 +177,62 @@ export function createLeadership(
       client = null;
     },
   };
+}
+
+/** A connection of its own for the session locks, listening on every channel asked for. */
+async function openLeaseConnection(
+  handle: DatabaseHandle,
+  listeners: readonly { channel: string; onNotify: (payload: string) => void }[],
+): Promise<pg.Client> {
+  if (handle.driver.kind !== 'postgres') throw new Error('not PostgreSQL');
+  const options = handle.driver.pool.options;
+  const fresh = new pg.Client({ ...options, keepAlive: true, connectionTimeoutMillis: 5000 });
+  fresh.on('error', () => {});
+  fresh.on('notification', (message) => {
+    for (const listener of listeners) {
+      if (listener.channel === message.channel) listener.onNotify(message.payload ?? '');
+    }
+  });
+  await fresh.connect();
+  for (const channel of new Set(listeners.map((listener) => listener.channel))) {
+    await fresh.query(`listen ${pg.escapeIdentifier(channel)}`);
+  }
+  return fresh;
+}
+
+/**
+ * Whether a lease of a group already at its budget may be taken anyway: once it has been seen
+ * free for ORPHAN_TICKS ticks in a row, nobody under budget will take it. Undefined when the
+ * database could not say.
+ */
+async function orphaned(connection: pg.Client, lease: Wanted): Promise<boolean | undefined> {
+  try {
+    const free = await connection.query<{ free: boolean }>(
+      `select not exists (select 1 from pg_locks where locktype = 'advisory' and classid = $1
+         and objid = $2 and granted) as free`,
+      [ADVISORY_LOCKS.leaseClass, lease.key],
+    );
+    lease.orphanTicks = free.rows[0]?.free ? lease.orphanTicks + 1 : 0;
+  } catch {
+    return undefined;
+  }
+  return lease.orphanTicks >= ORPHAN_TICKS;
+}
+
+/** Takes the lease if nobody holds it; undefined when the database could not say. */
+async function tryLease(
+  connection: pg.Client,
+  lease: Wanted,
+  logger: PipelineLogger,
+): Promise<boolean | undefined> {
+  try {
+    const result = await connection.query<{ got: boolean }>(
+      'select pg_try_advisory_lock($1, $2) as got',
+      [ADVISORY_LOCKS.leaseClass, lease.key],
+    );
+    return result.rows[0]?.got === true;
+  } catch (error) {
+    logger.warn({ err: error, lease: lease.name }, 'cannot try a lease');
+    return undefined;
+  }
 }

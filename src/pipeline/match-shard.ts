@@ -1,6 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../db/client.ts';
 import type { MatchEvents } from '../matches/match-events.ts';
-import { sleep } from '../sources/http/http-client.ts';
 import { MonitorFollower } from './follow-monitors.ts';
 import { loadMonitorIndex } from './load-monitor-index.ts';
 import type { PipelineLogger } from './logger.ts';
@@ -51,7 +51,7 @@ export async function matchShard(deps: MatchShardDeps, signal: AbortSignal): Pro
       failures++;
       logger.warn({ shard: name, failures, err: error }, 'matching failed; retrying');
       try {
-        await sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)), signal);
+        await sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)), undefined, { signal });
       } catch {
         break;
       }

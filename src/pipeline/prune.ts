@@ -1,7 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { rowsOf } from '../db/client.ts';
-import { sleep } from '../sources/http/http-client.ts';
 import type { PipelineLogger } from './logger.ts';
 
 export type PruneOptions = {
@@ -47,7 +47,7 @@ export async function pruneOnce(
     const n = rowsOf(result).length;
     items += n;
     if (n < batch) break;
-    await sleep(20, signal).catch(() => {});
+    await sleep(20, undefined, { signal }).catch(() => {});
   }
   let changes = 0;
   for (;;) {
@@ -77,7 +77,7 @@ export async function pruneLoop(
       options.logger.warn({ err: error }, 'pruning failed; retrying later');
     }
     try {
-      await sleep(options.everyMs ?? 10 * 60_000, signal);
+      await sleep(options.everyMs ?? 10 * 60_000, undefined, { signal });
     } catch {
       break;
     }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { sourceHealth } from '../db/schema/source-health.ts';
+import { describeError } from '../platform/describe-error.ts';
 import type { SourceState } from '../shared/source-health.ts';
 import type { SourceName } from '../shared/sources.ts';
 import type { SkipCounts } from '../sources/source.ts';
@@ -106,17 +107,4 @@ export async function writeNotConfigured(db: Database, source: SourceName): Prom
     .insert(sourceHealth)
     .values(values)
     .onConflictDoUpdate({ target: sourceHealth.source, set: values });
-}
-
-/** One line, never a stack; a database fault says so (the site may be fine). */
-export function describeError(error: unknown): string {
-  // Drizzle's message is the whole statement and its parameters: say what the driver said.
-  if (error instanceof Error && error.message.startsWith('Failed query') && error.cause) {
-    return `database: ${describeError(error.cause)}`;
-  }
-  if (error instanceof Error) {
-    const line = (error.message || error.name).split('\n')[0] ?? error.name;
-    return line.length > 300 ? `${line.slice(0, 300)}…` : line;
-  }
-  return String(error).slice(0, 300);
 }

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { ADVISORY_LOCKS } from '../db/advisory-locks.ts';
 import type { Database } from '../db/client.ts';
 import { rowsOf } from '../db/client.ts';
 import { items, sourceCursors } from '../db/schema/items.ts';
@@ -20,9 +21,6 @@ export type StoreItemsResult = {
   readonly duplicates: number;
 };
 
-// Any constant; the same in every process that stores items.
-const ITEM_ORDER_LOCK_ID = 7_221_043;
-
 const ROWS_PER_INSERT = 1000;
 
 /**
@@ -36,7 +34,7 @@ export async function storeItems(db: Database, input: StoreItemsInput): Promise<
     // it has read, so an id taken by a transaction that commits after a higher one would never
     // be matched. Stores therefore take turns (sources storing at once, a leader handing over);
     // the lock is released at commit.
-    await tx.execute(sql`select pg_advisory_xact_lock(${ITEM_ORDER_LOCK_ID})`);
+    await tx.execute(sql`select pg_advisory_xact_lock(${ADVISORY_LOCKS.itemOrder})`);
     let stored = 0;
     for (let start = 0; start < input.items.length; start += ROWS_PER_INSERT) {
       stored += await insertItems(tx, input.items.slice(start, start + ROWS_PER_INSERT));

@@ -1,7 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
-import { loadServerSecret } from '../delivery/server-secret.ts';
+import { loadServerSecret } from '../db/server-secret.ts';
 import { LiveMatches } from '../matches/live-matches.ts';
 import { MatchEvents } from '../matches/match-events.ts';
 import type { AppDeps } from './app-deps.ts';

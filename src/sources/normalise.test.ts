@@ -3,13 +3,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { normaliseHackerNewsItem } from './hacker-news/normalise.ts';
 import { normaliseLobstersResponse } from './lobsters/normalise.ts';
-import { keepItems, type NormalisedItem, normalisedItemSchema } from './normalised-item.ts';
+import {
+  type NormalisedItem,
+  type NormaliseResult,
+  normalisedItemSchema,
+} from './normalised-item.ts';
 import {
   listRedditThings,
   normaliseRedditListing,
   normaliseRedditThing,
 } from './reddit/normalise.ts';
-import { decodeEntities, htmlToText } from './text/html-to-text.ts';
+import { htmlToText } from './text/html-to-text.ts';
 import { markdownToText } from './text/markdown-to-text.ts';
 
 const recorded = join(import.meta.dirname, '..', '..', 'tests', 'fixtures', 'recorded');
@@ -18,6 +22,9 @@ const hnItems = readFileSync(join(recorded, 'hn-items.jsonl'), 'utf8')
   .trim()
   .split('\n')
   .map((line) => JSON.parse(line) as unknown);
+
+const keepItems = (results: readonly NormaliseResult[]): NormalisedItem[] =>
+  results.flatMap((result) => (result.status === 'item' ? [result.item] : []));
 
 const byId = (items: NormalisedItem[], externalId: string) =>
   items.find((i) => i.externalId === externalId);
@@ -31,8 +38,16 @@ describe('htmlToText', () => {
     ).toBe('or HN: it\'s "fine" > 2\n\nNext x.io\n\n  a && b');
   });
 
-  it('decodes numeric and named entities and keeps unknown ones', () => {
-    expect(decodeEntities('&#39;&#x1F680;&eacute;&nbsp;&bogus;')).toBe("'🚀é\u00a0&bogus;");
+  it('decodes every entity of HTML and keeps unknown ones', () => {
+    expect(htmlToText('&#39;&#x1F680;&eacute;&nbsp;&hearts;&Ccaron;&frac12;&bogus;')).toBe(
+      "'🚀é\u00a0♥Č½&bogus;",
+    );
+  });
+
+  it('reads a stray < as text, skips scripts, and makes list items lines', () => {
+    expect(htmlToText('a < b and c<script>x()</script><ul><li>one<li>two</ul>')).toBe(
+      'a < b and c\n\n- one\n- two',
+    );
   });
 });
 
@@ -46,7 +61,12 @@ describe('markdownToText', () => {
       '[the docs](https://example.com/a) and [https://x.io](https://x.io)',
       'the docs (https://example.com/a) and https://x.io',
     ],
-    ['# Title\n> quoted\n* item\n\n---\nend', 'Title\nquoted\n- item\n\nend'],
+    ['# Title\n> quoted\n* item\n\n---\nend', 'Title\n\nquoted\n\n- item\n\nend'],
+    ['1. one\n2. two\n\n| a | b |\n|---|---|\n| 1 | 2 |', '1. one\n2. two\n\na b\n1 2'],
+    [
+      '![](https://i.io/x.png) ![cat](https://i.io/c.png) <https://auto.io>',
+      'https://i.io/x.png cat (https://i.io/c.png) https://auto.io',
+    ],
     ['~~gone~~ `code` ^(small) >!spoiler!< \\*not\\*', 'gone code small spoiler *not*'],
     ['```\nlet x = 1;\n```', 'let x = 1;'],
     ['AT&amp;T &#x200B;', 'AT&T \u200b'],

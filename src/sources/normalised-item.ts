@@ -40,11 +40,6 @@ export const skipped = (reason: SkipReason, detail: string): NormaliseResult => 
   detail,
 });
 
-/** The items of a batch of results, dropping the skipped ones. */
-export function keepItems(results: readonly NormaliseResult[]): NormalisedItem[] {
-  return results.flatMap((result) => (result.status === 'item' ? [result.item] : []));
-}
-
 /** The zod problem in one line, for a skip's detail. */
 export function describeIssue(error: z.ZodError): string {
   const issue = error.issues[0];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createMailer } from '../../src/delivery/mailer.ts';
 import { startDelivery } from '../../src/delivery/start-delivery.ts';
 import { createLogger } from '../../src/platform/logger.ts';
+import { createMailer } from '../../src/platform/mailer.ts';
 import { type DeliveryHarness, startDeliveryHarness } from '../support/delivery-harness.ts';
 
 let h: DeliveryHarness;

@@ -1,9 +1,9 @@
 import { decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.ts';
-import { createMailer } from '../../src/delivery/mailer.ts';
 import { createEmbeddedIdentity } from '../../src/identity/embedded/create-embedded-identity.ts';
 import { createLogger } from '../../src/platform/logger.ts';
+import { createMailer } from '../../src/platform/mailer.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestConfig } from '../support/test-config.ts';
 import { createTestDatabase } from '../support/test-database.ts';

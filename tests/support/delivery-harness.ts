@@ -1,6 +1,5 @@
 import type { Database } from '../../src/db/client.ts';
 import type { DeliveryContext } from '../../src/delivery/delivery-context.ts';
-import { createMailer } from '../../src/delivery/mailer.ts';
 import { runDeliveryPass } from '../../src/delivery/start-delivery.ts';
 import { loadUnsubscribeTokens } from '../../src/delivery/unsubscribe-token.ts';
 import { MatchEvents } from '../../src/matches/match-events.ts';
@@ -8,6 +7,7 @@ import { loadMonitorIndex } from '../../src/pipeline/load-monitor-index.ts';
 import { matchNewItems } from '../../src/pipeline/match-new-items.ts';
 import { storeItems } from '../../src/pipeline/store-items.ts';
 import { createLogger } from '../../src/platform/logger.ts';
+import { createMailer } from '../../src/platform/mailer.ts';
 import type { EmailAlertMode } from '../../src/shared/user.ts';
 import type { NormalisedItem } from '../../src/sources/normalised-item.ts';
 import { createMonitor, createUser, uniqueEmail } from './factories.ts';

@@ -5,7 +5,8 @@ import { rowsOf } from '../../src/db/client.ts';
 import { createSources } from '../../src/pipeline/create-sources.ts';
 import { ingestSource } from '../../src/pipeline/ingest-source.ts';
 import { silentLogger } from '../../src/pipeline/logger.ts';
-import { describeError, SourceHealthTracker } from '../../src/pipeline/source-health-tracker.ts';
+import { SourceHealthTracker } from '../../src/pipeline/source-health-tracker.ts';
+import { describeError } from '../../src/platform/describe-error.ts';
 import { type ReplayServer, replaySettings } from '../../src/replay/replay-server.ts';
 import type { SourceName } from '../../src/shared/sources.ts';
 

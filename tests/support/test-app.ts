@@ -9,7 +9,6 @@ import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { Config } from '../../src/config/env.ts';
 import type { DatabaseHandle } from '../../src/db/client.ts';
-import { createMailer } from '../../src/delivery/mailer.ts';
 import {
   createEmbeddedIdentity,
   type EmbeddedIdentity,
@@ -18,6 +17,7 @@ import type { LimitOverrides } from '../../src/identity/embedded/limits.ts';
 import type { PasswordHashCost } from '../../src/identity/embedded/passwords.ts';
 import { MatchEvents } from '../../src/matches/match-events.ts';
 import { createLogger, type Logger } from '../../src/platform/logger.ts';
+import { createMailer } from '../../src/platform/mailer.ts';
 import type { AppDeps } from '../../src/server/app-deps.ts';
 import { createApp } from '../../src/server/create-app.ts';
 import { type ApiErrorBody, apiErrorBodySchema } from '../../src/shared/api-error.ts';

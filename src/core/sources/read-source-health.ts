@@ -2,7 +2,7 @@ import type { Database } from '../../db/client.ts';
 import { sourceHealth } from '../../db/schema/source-health.ts';
 import type { SourceHealth, SourceState } from '../../shared/source-health.ts';
 import { SOURCE_NAMES } from '../../shared/sources.ts';
-import { isSourceConfigured, pollSecondsOf } from './configured-sources.ts';
+import { isSourceConfigured, pollSecondsOf } from '../../sources/configured-sources.ts';
 
 /** A leader rewrites its row at least this often while it runs (pipeline/source-health-tracker.ts). */
 export const HEALTH_REPORT_MS = 15_000;

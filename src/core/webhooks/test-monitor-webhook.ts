@@ -2,11 +2,11 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../../config/env.ts';
 import type { Database } from '../../db/client.ts';
 import { monitorWebhooks } from '../../db/schema/delivery.ts';
-import { describe } from '../../delivery/drain-outbox.ts';
 import { postWebhook } from '../../delivery/webhooks/post-webhook.ts';
 import { buildWebhookBody, signatureHeader } from '../../delivery/webhooks/webhook-payloads.ts';
 import { sampleMatch } from '../../matches/sample-match.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { describeError } from '../../platform/describe-error.ts';
 import type { WebhookTestResult } from '../../shared/webhook.ts';
 import { findOwnMonitor } from './set-monitor-webhook.ts';
 import { noWebhook } from './webhook-errors.ts';
@@ -66,7 +66,7 @@ export async function testMonitorWebhook(
     return {
       delivered: false,
       status: null,
-      error: `The webhook could not be reached: ${describe(error)}.`,
+      error: `The webhook could not be reached: ${describeError(error)}.`,
     };
   }
 }

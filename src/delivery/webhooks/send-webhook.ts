@@ -2,10 +2,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import { deliveryOutbox, monitorWebhooks, type OutboxRow } from '../../db/schema/delivery.ts';
 import { monitors } from '../../db/schema/monitors.ts';
 import { users } from '../../db/schema/users.ts';
+import { describeError } from '../../platform/describe-error.ts';
 import { ForbiddenAddressError } from '../../platform/public-address.ts';
 import { escapeHtml, monitorLabel } from '../alert-email.ts';
 import { type DeliveryContext, deliveryLinks } from '../delivery-context.ts';
-import { describe, type SendOutcome } from '../drain-outbox.ts';
+import type { SendOutcome } from '../drain-outbox.ts';
 import { type OutboxMessage, queueMessage, readPayload } from '../outbox.ts';
 import { postWebhook } from './post-webhook.ts';
 import { signatureHeader } from './webhook-payloads.ts';
@@ -58,7 +59,7 @@ export async function sendWebhook(row: OutboxRow, ctx: DeliveryContext): Promise
     failure = { error: `HTTP ${response.status}`, permanent: !later };
   } catch (error) {
     failure = {
-      error: describe(error),
+      error: describeError(error),
       permanent: error instanceof ForbiddenAddressError,
     };
   }

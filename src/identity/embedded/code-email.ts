@@ -1,5 +1,5 @@
 import type { IdpCodePurpose } from '../../db/schema/identity.ts';
-import type { MailMessage } from '../../delivery/mailer.ts';
+import type { MailMessage } from '../../platform/mailer.ts';
 
 const CODE_EMAIL_SUBJECT = 'Your Earshot verification code';
 

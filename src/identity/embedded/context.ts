@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { Database } from '../../db/client.ts';
-import type { Mailer } from '../../delivery/mailer.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { Mailer } from '../../platform/mailer.ts';
 import type { AccessTokenVerifier } from '../verify-access-token.ts';
 import type { SigningKeys } from './keys.ts';
 import type { Limiter } from './limits.ts';

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config/env.ts';
+import { ADVISORY_LOCKS } from '../../db/advisory-locks.ts';
 import type { Database, DatabaseHandle } from '../../db/client.ts';
 import { idpClients, idpPool, idpUsers } from '../../db/schema/identity.ts';
-import type { Mailer } from '../../delivery/mailer.ts';
 import { type Clock, systemClock } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { Mailer } from '../../platform/mailer.ts';
 import { type IdentityProfile, type IdentityProvider, InvalidTokenError } from '../port.ts';
 import { createAccessTokenVerifier } from '../verify-access-token.ts';
 import { sweepCodes } from './codes.ts';
@@ -71,8 +72,6 @@ export type EmbeddedIdentity = IdentityProvider & {
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 const CLOSE_WAIT_MS = 5000;
-// Any constant works; it only has to be the same in every process sharing the database.
-const BOOTSTRAP_LOCK_ID = 7_221_043;
 
 /**
  * The embedded Cognito-compatible identity service: on first start it creates the user pool
@@ -238,7 +237,7 @@ export async function createEmbeddedIdentity(
 async function bootstrapPool(db: Database, clock: Clock, region: string) {
   return db.transaction(async (tx) => {
     const database = tx as unknown as Database;
-    await database.execute(sql`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK_ID})`);
+    await database.execute(sql`select pg_advisory_xact_lock(${ADVISORY_LOCKS.identityBootstrap})`);
     let [pool] = await database.select().from(idpPool).where(eq(idpPool.id, 1));
     if (!pool) {
       const webClientId = createClientId();

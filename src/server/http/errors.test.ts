@@ -5,11 +5,9 @@ import { z } from 'zod';
 import {
   ConflictError,
   type DomainError,
-  LimitReachedError,
   NotFoundError,
   RateLimitedError,
   UnauthenticatedError,
-  UnavailableError,
   ValidationError,
 } from '../../core/errors.ts';
 import { createLogger } from '../../platform/logger.ts';
@@ -38,10 +36,8 @@ describe('the error handler', () => {
     [new NotFoundError('No such monitor.'), 404, 'NOT_FOUND'],
     [new ConflictError('Already there.'), 409, 'CONFLICT'],
     [ValidationError.fromZod(problems.error, 'The monitor'), 400, 'VALIDATION_FAILED'],
-    [new LimitReachedError('You have 100 monitors already.', 100), 422, 'LIMIT_REACHED'],
     [new UnauthenticatedError('Sign in again.'), 401, 'UNAUTHORIZED'],
     [new RateLimitedError('Slow down.', 30), 429, 'RATE_LIMITED'],
-    [new UnavailableError('Try later.'), 503, 'UNAVAILABLE'],
   ])('answers %s with its status and code', async (error, status, code) => {
     const { response, body } = await answer(error);
     expect(response.status).toBe(status);

@@ -1,28 +1,18 @@
 import { RateLimitedError } from '../../core/errors.ts';
+import { createRateWindow } from '../../platform/rate-window.ts';
 
 /**
  * A fixed one-minute window per key, in this process: enough to keep one user from flooding an
- * expensive endpoint (the preview reads a week of items). Bounded, so many keys cannot grow it
- * without end.
+ * expensive endpoint (the preview reads a week of items, a webhook test calls out).
  */
 export function createPerUserLimit(perMinute: number, what: string) {
-  const windows = new Map<string, { startedAt: number; count: number }>();
+  const window = createRateWindow({ limit: perMinute, windowMs: 60_000 });
   return (key: string): void => {
-    const now = Date.now();
-    let window = windows.get(key);
-    if (!window || now - window.startedAt >= 60_000) {
-      if (windows.size > 10_000) {
-        for (const [k, w] of windows) if (now - w.startedAt >= 60_000) windows.delete(k);
-      }
-      window = { startedAt: now, count: 0 };
-      windows.set(key, window);
-    }
-    window.count += 1;
-    if (window.count > perMinute) {
-      const retryAfter = Math.max(1, Math.ceil((window.startedAt + 60_000 - now) / 1000));
+    const { allowed, retryAfterSeconds } = window.hit(key);
+    if (!allowed) {
       throw new RateLimitedError(
-        `Too many ${what} in a minute. Try again in ${retryAfter} seconds.`,
-        retryAfter,
+        `Too many ${what} in a minute. Try again in ${retryAfterSeconds} seconds.`,
+        retryAfterSeconds,
       );
     }
   };

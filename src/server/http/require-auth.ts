@@ -6,6 +6,7 @@ import {
 } from '../../identity/port.ts';
 import { clientAddress } from '../../platform/client-address.ts';
 import type { Logger } from '../../platform/logger.ts';
+import { createRateWindow } from '../../platform/rate-window.ts';
 import { jsonError } from './errors.ts';
 
 /** What a signed-in request carries after requireAuth: the verified claims and the raw token. */
@@ -37,7 +38,10 @@ export type RequireAuthOptions = {
 export function requireAuth(options: RequireAuthOptions): MiddlewareHandler<AuthEnv> {
   const publicPaths = new Set(options.publicPaths);
   const ticketPaths = new Set(options.tickets?.paths ?? []);
-  const failures = createFailureCounter(options.invalidTokensPerMinute ?? 60, 60_000);
+  const failures = createRateWindow({
+    limit: options.invalidTokensPerMinute ?? 60,
+    windowMs: 60_000,
+  });
 
   return async (c, next) => {
     if (publicPaths.has(c.req.path)) return next();
@@ -59,7 +63,7 @@ export function requireAuth(options: RequireAuthOptions): MiddlewareHandler<Auth
       accessToken = (await options.tickets.redeem(ticket)) ?? undefined;
       if (!accessToken) {
         if (failures.exceeded(address)) return refuseInvalid();
-        failures.record(address);
+        failures.hit(address);
         return jsonError(
           c,
           'UNAUTHORIZED',
@@ -89,7 +93,7 @@ export function requireAuth(options: RequireAuthOptions): MiddlewareHandler<Auth
         );
       }
       if (failures.exceeded(address)) return refuseInvalid();
-      failures.record(address);
+      failures.hit(address);
       c.header('WWW-Authenticate', 'Bearer realm="earshot", error="invalid_token"');
       const message =
         error.reason === 'expired'
@@ -111,28 +115,4 @@ export function readToken(header: string | undefined): string | undefined {
   const bearer = /^Bearer\s+(\S+)$/i.exec(value);
   if (bearer) return bearer[1];
   return /^\S+$/.test(value) ? value : undefined;
-}
-
-/** In-process fixed-window counter per address; bounded so a flood of addresses cannot grow it forever. */
-function createFailureCounter(limit: number, windowMs: number) {
-  const windows = new Map<string, { startedAt: number; count: number }>();
-  const current = (address: string) => {
-    const now = Date.now();
-    const window = windows.get(address);
-    if (window && now - window.startedAt < windowMs) return window;
-    if (windows.size > 10_000) {
-      for (const [key, value] of windows)
-        if (now - value.startedAt >= windowMs) windows.delete(key);
-      if (windows.size > 50_000) windows.clear();
-    }
-    const fresh = { startedAt: now, count: 0 };
-    windows.set(address, fresh);
-    return fresh;
-  };
-  return {
-    exceeded: (address: string) => current(address).count >= limit,
-    record(address: string) {
-      current(address).count += 1;
-    },
-  };
 }

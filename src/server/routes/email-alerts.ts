@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { queueTestEmail } from '../../core/delivery/queue-test-email.ts';
 import { unsubscribeByToken } from '../../core/delivery/unsubscribe-by-token.ts';
-import { loadUnsubscribeTokens, type UnsubscribeTokens } from '../../delivery/unsubscribe-token.ts';
+import { createUnsubscribeTokenLoader } from '../../core/delivery/unsubscribe-token-loader.ts';
 import { systemClock } from '../../platform/clock.ts';
 import type { AppDeps } from '../app-deps.ts';
 import {
@@ -90,14 +90,7 @@ const testEmail = createRoute({
 export function createEmailAlertRoutes(deps: Pick<AppDeps, 'database' | 'config' | 'clock'>) {
   const db = deps.database.db;
   const clock = deps.clock ?? systemClock;
-  let tokens: Promise<UnsubscribeTokens> | undefined;
-  const loadTokens = () => {
-    tokens ??= loadUnsubscribeTokens(db, deps.config.UNSUBSCRIBE_SECRET).catch((failure) => {
-      tokens = undefined;
-      throw failure;
-    });
-    return tokens;
-  };
+  const loadTokens = createUnsubscribeTokenLoader(db, deps.config.UNSUBSCRIBE_SECRET);
 
   const app = createApiRouter();
   // Hono answers HEAD with the GET handler: a HEAD is a scanner's probe, never a request to act.

@@ -1,5 +1,4 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { RateLimitedError } from '../../core/errors.ts';
 import { testMonitorWebhook } from '../../core/webhooks/test-monitor-webhook.ts';
 import { systemClock } from '../../platform/clock.ts';
 import { webhookTestResultSchema } from '../../shared/webhook.ts';
@@ -11,6 +10,7 @@ import {
   jsonContent,
   signedIn,
 } from '../http/api-router.ts';
+import { createPerUserLimit } from '../http/per-user-limit.ts';
 
 /** POST /api/monitors/:id/webhook/test: a sample call to the monitor's webhook, for its owner. */
 
@@ -37,19 +37,11 @@ export function createMonitorWebhookRoutes(deps: Pick<AppDeps, 'database' | 'con
   const db = deps.database.db;
   const clock = deps.clock ?? systemClock;
   // Each test makes an outgoing request: a few a minute per user is plenty for a person.
-  const recent = new Map<string, number[]>();
+  const limitTests = createPerUserLimit(TESTS_PER_MINUTE, 'webhook tests');
   const app = createApiRouter();
   app.openapi(testRoute, async (c) => {
     const userId = c.get('auth').claims.sub;
-    const now = Date.now();
-    const times = (recent.get(userId) ?? []).filter((at) => now - at < 60_000);
-    if (times.length >= TESTS_PER_MINUTE) {
-      throw new RateLimitedError(
-        'Too many webhook tests. Try again in a minute.',
-        Math.ceil((60_000 - (now - (times[0] ?? now))) / 1000),
-      );
-    }
-    recent.set(userId, [...times, now]);
+    limitTests(userId);
     const result = await testMonitorWebhook(
       { db, config: deps.config, clock },
       { userId, monitorId: c.req.valid('param').id },

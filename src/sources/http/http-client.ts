@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SourceError } from '../source.ts';
 
 export type HttpClientOptions = {
@@ -108,7 +109,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           const wait = Math.max(backoff, error.retryAfterMs ?? 0);
           if (wait > maxInlineWaitMs) throw error;
           options.onRetry?.(error, tried, wait);
-          await sleep(wait, request.signal);
+          await sleep(wait, undefined, { signal: request.signal });
         }
       }
     },
@@ -133,25 +134,6 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   if (/^\d+(\.\d+)?$/u.test(value)) return Math.round(Number(value) * 1000);
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-/** Waits `ms`, or less when `signal` aborts (then throws a SourceError of kind 'aborted'). */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(new SourceError('aborted', 'stopped'));
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new SourceError('aborted', 'stopped'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 // The host and path only: a query string may carry ids by the hundred (never secrets here,

@@ -1,5 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { type HttpClient, type JsonResponse, sleep } from '../http/http-client.ts';
+import type { HttpClient, JsonResponse } from '../http/http-client.ts';
 import type { NormalisedItem } from '../normalised-item.ts';
 import { countSkip, type Source, type SourceBatch, SourceError } from '../source.ts';
 import { listRedditThings, normaliseRedditThing } from './normalise.ts';
@@ -55,7 +56,7 @@ export function createRedditSource(options: RedditSourceOptions): Source<RedditC
   async function get(path: string, signal: AbortSignal): Promise<JsonResponse> {
     for (let renewed = false; ; renewed = true) {
       const wait = nextAt - now();
-      if (wait > 0) await sleep(wait, signal);
+      if (wait > 0) await sleep(wait, undefined, { signal });
       const token = await options.token.get(signal);
       try {
         const response = await options.http.getJson(`${base}${path}`, {

@@ -1,70 +1,59 @@
+import { Parser } from 'htmlparser2';
+
 // Hacker News sends comment and story text as a small subset of HTML (<p>, <i>, <b>, <a>,
-// <pre><code>) with entities; Lobsters' `description` and `comment` are fuller HTML.
+// <pre><code>) with entities; Lobsters' `description` and `comment` are fuller HTML. htmlparser2
+// reads it as a browser would (a stray `<` is text, every named entity of HTML is decoded); this
+// file only says where the line breaks go.
 
-const NAMED_ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: '\u00a0',
-  shy: '\u00ad',
-  hellip: '\u2026',
-  mdash: '\u2014',
-  ndash: '\u2013',
-  lsquo: '\u2018',
-  rsquo: '\u2019',
-  ldquo: '\u201c',
-  rdquo: '\u201d',
-  laquo: '\u00ab',
-  raquo: '\u00bb',
-  bull: '\u2022',
-  middot: '\u00b7',
-  copy: '\u00a9',
-  reg: '\u00ae',
-  trade: '\u2122',
-  deg: '\u00b0',
-  times: '\u00d7',
-  divide: '\u00f7',
-  euro: '\u20ac',
-  pound: '\u00a3',
-  yen: '\u00a5',
-  cent: '\u00a2',
-  eacute: '\u00e9',
-  egrave: '\u00e8',
-  aacute: '\u00e1',
-  agrave: '\u00e0',
-  ouml: '\u00f6',
-  uuml: '\u00fc',
-  auml: '\u00e4',
-  szlig: '\u00df',
-  ccedil: '\u00e7',
-  ntilde: '\u00f1',
-};
+/** Elements that start and end a block: a blank line before and after. */
+const BLOCKS = new Set([
+  'p',
+  'div',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'tr',
+  'table',
+]);
+/** Elements whose content is never text a reader sees. */
+const HIDDEN = new Set(['script', 'style', 'template']);
 
-/** Decodes numeric entities and the common named ones; an unknown entity stays as written. */
-export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z][a-z0-9]*);/giu, (whole, name: string) => {
-    if (name.startsWith('#')) {
-      const code =
-        name[1] === 'x' || name[1] === 'X'
-          ? Number.parseInt(name.slice(2), 16)
-          : Number.parseInt(name.slice(1), 10);
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return NAMED_ENTITIES[name] ?? NAMED_ENTITIES[name.toLowerCase()] ?? whole;
-  });
+/** HTML to plain text: blocks become blank lines, list items `- ` lines, tags go, entities are decoded. */
+export function htmlToText(html: string): string {
+  let text = '';
+  let hidden = 0;
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        if (HIDDEN.has(name)) hidden++;
+        else if (name === 'br') text += '\n';
+        else if (name === 'li') text += '\n- ';
+        else if (BLOCKS.has(name)) text += '\n\n';
+      },
+      ontext(data) {
+        if (hidden === 0) text += data;
+      },
+      onclosetag(name) {
+        if (HIDDEN.has(name)) hidden = Math.max(0, hidden - 1);
+        else if (BLOCKS.has(name)) text += '\n\n';
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.end(html);
+  return tidyLines(text);
 }
 
-/** HTML to plain text: block ends become line breaks, tags go, entities are decoded. */
-export function htmlToText(html: string): string {
-  const text = html
-    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/giu, '')
-    .replace(/<br\s*\/?>/giu, '\n')
-    .replace(/<li\b[^>]*>/giu, '\n- ')
-    .replace(/<\/?(p|div|pre|blockquote|ul|ol|h[1-6]|tr|table)\b[^>]*>/giu, '\n\n')
-    .replace(/<[^>]*>/gu, '');
-  return decodeEntities(text)
+/** Trailing spaces off each line, at most one blank line in a row, no blank ends. */
+export function tidyLines(text: string): string {
+  return text
     .replace(/[ \t]+\n/gu, '\n')
     .replace(/\n{3,}/gu, '\n\n')
     .trim();

@@ -1,46 +1,115 @@
-import { decodeEntities } from './html-to-text.ts';
+import MarkdownIt from 'markdown-it';
+import { tidyLines } from './html-to-text.ts';
 
-// Reddit's `body` and `selftext` (with raw_json=1) are Markdown source. Only the marks a
-// reader never sees are removed; a link keeps its address so that `example.com` finds it.
+// Reddit's `body` and `selftext` (with raw_json=1) are Markdown source. markdown-it parses it
+// (CommonMark with tables and strikethrough, as Reddit has; HTML is text there, as on Reddit);
+// the text is what a reader sees, and a link keeps its address so that `example.com` finds it.
+// Reddit's own two marks, spoilers `>!…!<` and superscript `^word` / `^(…)`, are dropped here.
+
+const parser = new MarkdownIt('default', { html: false, linkify: false });
+// A link keeps its address as written (markdown-it would percent-encode it for an href).
+parser.normalizeLink = (url) => url;
+
+type Token = ReturnType<typeof parser.parse>[number];
+
+/**
+ * Text with none of Markdown's marks: no mark characters anywhere, no line that could open a
+ * list, a heading, a rule or a code block. Most comments are such text, and for it the parse
+ * gives back the lines, trimmed, with paragraphs apart (`markdown-to-text.test.ts` holds the
+ * shortcut to `parseToText` on every recorded comment).
+ */
+const MARKS = /[\\`*_[\]!<>#~&|^]|^[ \t]*(?:[-+=]|\d+[.)])|^(?: {4}|\t)/mu;
 
 /** Reddit Markdown to plain text. */
 export function markdownToText(markdown: string): string {
-  const lines: string[] = [];
-  let fenced = false;
-  for (const raw of markdown.replace(/\r\n?/gu, '\n').split('\n')) {
-    if (/^\s*(```|~~~)/u.test(raw)) {
-      fenced = !fenced;
-      continue;
+  return MARKS.test(markdown) ? parseToText(markdown) : plainText(markdown);
+}
+
+/** Markdown to text by markdown-it's parse, marks or not. */
+export function parseToText(markdown: string): string {
+  const source = markdown.replace(/>!(.+?)!</gu, '$1');
+  let text = '';
+  for (const token of parser.parse(source, {})) {
+    switch (token.type) {
+      case 'inline':
+        text += inlineText(token.children ?? []);
+        break;
+      case 'paragraph_close':
+        text += token.hidden ? '\n' : '\n\n';
+        break;
+      case 'heading_close':
+      case 'bullet_list_close':
+      case 'ordered_list_close':
+      case 'table_close':
+        text += '\n\n';
+        break;
+      case 'list_item_open':
+        text +=
+          token.markup === '.' || token.markup === ')' ? `${token.info}${token.markup} ` : '- ';
+        break;
+      case 'fence':
+      case 'code_block':
+        text += `${token.content}\n`;
+        break;
+      case 'th_close':
+      case 'td_close':
+        text += ' ';
+        break;
+      case 'tr_close':
+        text += '\n';
+        break;
     }
-    if (fenced) {
-      lines.push(raw);
-      continue;
-    }
-    if (/^\s*([-*_])(\s*\1){2,}\s*$/u.test(raw)) continue;
-    lines.push(
-      raw
-        .replace(/^\s{0,3}#{1,6}\s+/u, '')
-        .replace(/^(\s*>)+\s?/u, '')
-        .replace(/^(\s*)[*+]\s+/u, '$1- '),
-    );
   }
-  const text = lines
-    .join('\n')
-    .replace(
-      /!?\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/gu,
-      (_, label: string, url: string) =>
-        label.trim() === '' || label.trim() === url ? url : `${label} (${url})`,
-    )
-    .replace(/>!(.+?)!</gu, '$1')
-    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/gu, '$2')
-    .replace(/(^|[^\p{L}\p{N}\\])([*_])(?=\S)(.+?)(?<=\S)\2(?![\p{L}\p{N}])/gu, '$1$3')
-    .replace(/~~(?=\S)(.+?)(?<=\S)~~/gu, '$1')
-    .replace(/\^\(([^)]*)\)/gu, '$1')
-    .replace(/(^|\s)\^(?=\S)/gu, '$1')
-    .replace(/`([^`\n]+)`/gu, '$1')
-    .replace(/\\([\\`*_{}[\]()#+\-.!>~^|])/gu, '$1');
-  return decodeEntities(text)
-    .replace(/[ \t]+\n/gu, '\n')
-    .replace(/\n{3,}/gu, '\n\n')
-    .trim();
+  return tidyLines(text);
+}
+
+/** What the parse makes of text without marks: each line trimmed, paragraphs a blank line apart. */
+function plainText(text: string): string {
+  return tidyLines(
+    text
+      .split(/\r\n?|\n/u)
+      .map((line) => line.replace(/^[ \t]+|[ \t]+$/gu, ''))
+      .join('\n'),
+  );
+}
+
+function inlineText(tokens: readonly Token[]): string {
+  let text = '';
+  // Where the current link's label starts in `text`, and its address.
+  let link: { start: number; href: string } | null = null;
+  for (const token of tokens) {
+    switch (token.type) {
+      case 'text':
+        text += token.content.replace(/\^\(([^)]*)\)/gu, '$1').replace(/(^|\s)\^(?=\S)/gu, '$1');
+        break;
+      case 'code_inline':
+        text += token.content;
+        break;
+      case 'softbreak':
+      case 'hardbreak':
+        text += '\n';
+        break;
+      case 'link_open':
+        link = { start: text.length, href: String(token.attrGet('href') ?? '') };
+        break;
+      case 'link_close':
+        if (link) text = withAddress(text, link.start, link.href);
+        link = null;
+        break;
+      case 'image': {
+        const start = text.length;
+        text = withAddress(text + token.content, start, String(token.attrGet('src') ?? ''));
+        break;
+      }
+    }
+  }
+  return text;
+}
+
+/** `label (url)`, or the bare address when the label is empty or the address itself. */
+function withAddress(text: string, labelStart: number, href: string): string {
+  const label = text.slice(labelStart).trim();
+  if (href === '' || label === href) return text;
+  if (label === '') return text.slice(0, labelStart) + href;
+  return `${text} (${href})`;
 }

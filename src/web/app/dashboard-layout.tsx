@@ -13,7 +13,7 @@ import { SourceStatusLine } from '../features/source-status/source-status-line.t
 import { cn } from '../lib/cn.ts';
 import { paths } from '../lib/paths.ts';
 import { useLogout } from '../lib/session/use-logout.ts';
-import { useAppSelector } from './hooks.ts';
+import { useAppSelector } from '../lib/store-hooks.ts';
 
 type NavItem = { label: string; href: string; icon: ComponentType<{ className?: string }> };
 

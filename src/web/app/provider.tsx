@@ -1,7 +1,7 @@
 import { type ReactNode, useState } from 'react';
 import { Provider } from 'react-redux';
 import { connectSessionToApi } from '../lib/session/session-hooks.ts';
-import { createStore } from './store.ts';
+import { createStore } from '../lib/store.ts';
 
 let pageStore: ReturnType<typeof createStore> | undefined;
 

@@ -16,7 +16,7 @@ import { describeApiError } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { UNDO_WINDOW_MS } from '../../lib/undo-window.ts';
 import { useNow } from '../../lib/use-now.ts';
-import { useListMonitorsQuery } from '../monitors/monitors-api.ts';
+import { useListMonitorsQuery } from '../monitors/index.ts';
 import { MatchCard } from './match-card.tsx';
 import {
   FEED_PAGE_SIZE,

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { type EventsTicket, eventsTicketSchema } from '../../../shared/live-events.ts';
 import { type Match, matchSchema } from '../../../shared/match.ts';
-import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { api } from '../../lib/api.ts';
+import { useAppDispatch, useAppSelector } from '../../lib/store-hooks.ts';
 
 /** POST /api/events/ticket: the access token goes in Authorization, never in the stream's URL. */
 const liveFeedApi = api.injectEndpoints({

@@ -1,12 +1,12 @@
 import { Check, ExternalLink, MailOpen, X } from 'lucide-react';
 import type { Match } from '../../../shared/match.ts';
 import { formatCommunity, SOURCE_LABELS } from '../../../shared/sources.ts';
+import { SnippetText } from '../../components/snippet-text.tsx';
 import { SourceIcon } from '../../components/source-badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../lib/cn.ts';
 import { relativeTime } from '../../lib/relative-time.ts';
 import { safeHttpUrl } from '../../lib/safe-url.ts';
-import { SnippetText } from './snippet-text.tsx';
 
 /**
  * One alert. Everything here came from a stranger's post: it is rendered as text nodes only,

@@ -1,4 +1,4 @@
-import { useAppSelector } from '../../app/hooks.ts';
+import { useAppSelector } from '../../lib/store-hooks.ts';
 import { UNREAD_COUNT_CAP, useUnreadCountQuery } from './matches-api.ts';
 
 /** The unread count beside "Alerts" in the sidebar; nothing when all is read. */

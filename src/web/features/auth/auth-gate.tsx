@@ -1,8 +1,8 @@
 import { type ReactNode, useEffect } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { paths } from '../../lib/paths.ts';
 import { restoreSession } from '../../lib/session/restore-session.ts';
+import { useAppDispatch, useAppSelector } from '../../lib/store-hooks.ts';
 
 /**
  * docs/product.md, "The session in the browser": UNDETERMINED and REFRESHING_TOKEN show the

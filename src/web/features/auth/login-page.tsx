@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
-import { useAppDispatch } from '../../app/hooks.ts';
 import { FormError, FormNotice, SubmitButton } from '../../components/form-parts.tsx';
 import { Field } from '../../components/ui/field.tsx';
 import { describeApiError } from '../../lib/api.ts';
@@ -13,6 +12,7 @@ import { usePageTitle } from '../../lib/page-title.ts';
 import { paths, safeRedirectTarget } from '../../lib/paths.ts';
 import { completeSignIn } from '../../lib/session/complete-sign-in.ts';
 import { loginFailed } from '../../lib/session/session-slice.ts';
+import { useAppDispatch } from '../../lib/store-hooks.ts';
 import { AccountShell } from './account-shell.tsx';
 import { loginSchema } from './schemas.ts';
 

@@ -1,5 +1,5 @@
 import { toast } from 'sonner';
-import type { AppDispatch } from '../../app/store.ts';
+import type { AppDispatch } from '../../lib/store.ts';
 import { UNDO_WINDOW_MS } from '../../lib/undo-window.ts';
 import { monitorsApi } from './monitors-api.ts';
 

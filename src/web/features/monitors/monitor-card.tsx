@@ -2,7 +2,6 @@ import { BellOff, Pencil, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import type { Monitor } from '../../../shared/monitor.ts';
-import { useAppDispatch } from '../../app/hooks.ts';
 import { SourceIcon } from '../../components/source-badge.tsx';
 import {
   AlertDialog,
@@ -15,6 +14,7 @@ import {
 import { Button } from '../../components/ui/button.tsx';
 import { Switch } from '../../components/ui/switch.tsx';
 import { relativeTime } from '../../lib/relative-time.ts';
+import { useAppDispatch } from '../../lib/store-hooks.ts';
 import { deleteMonitorWithUndo } from './delete-with-undo.ts';
 import { useUpdateMonitorMutation } from './monitors-api.ts';
 import { QueryText } from './query-text.tsx';

@@ -1,11 +1,11 @@
 import { AlertTriangle, Loader2 } from 'lucide-react';
 import type { MonitorPreview } from '../../../shared/monitor.ts';
 import type { SourceName } from '../../../shared/sources.ts';
+import { SnippetText } from '../../components/snippet-text.tsx';
 import { SourceIcon } from '../../components/source-badge.tsx';
 import { describeApiError } from '../../lib/api.ts';
 import { useGetSourceHealthQuery } from '../../lib/source-health-api.ts';
 import { useNow } from '../../lib/use-now.ts';
-import { SnippetText } from '../alerts/snippet-text.tsx';
 import { describeMissingSites, formatCoverage } from './site-state.ts';
 import type { QueryCheck } from './use-query-check.ts';
 

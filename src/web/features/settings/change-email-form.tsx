@@ -13,8 +13,7 @@ import { describeIdentityError } from '../../lib/identity-errors.ts';
 import { freshAccessToken } from '../../lib/session/fresh-token.ts';
 import { refreshSession } from '../../lib/session/token-refresh.ts';
 import { type UserRecord, useSyncEmailMutation } from '../../lib/user-api.ts';
-import { CodeField, ResendCodeButton } from '../auth/code-parts.tsx';
-import { useResendCode } from '../auth/use-resend-code.ts';
+import { CodeField, ResendCodeButton, useResendCode } from '../auth/index.ts';
 
 const emailSchema = z.object({
   email: z

@@ -1,6 +1,6 @@
-import type { AppDispatch } from '../../app/store.ts';
 import { identifyUser } from '../analytics.ts';
 import type { Tokens } from '../identity-client.ts';
+import type { AppDispatch } from '../store.ts';
 import { writeTokenRecord } from '../token-storage.ts';
 import { userApi } from '../user-api.ts';
 import { loginSucceeded } from './session-slice.ts';

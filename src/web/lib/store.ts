@@ -1,7 +1,7 @@
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
-import { api } from '../lib/api.ts';
-import { sessionSlice } from '../lib/session/session-slice.ts';
+import { api } from './api.ts';
+import { sessionSlice } from './session/session-slice.ts';
 
 const rootReducer = combineReducers({
   session: sessionSlice.reducer,

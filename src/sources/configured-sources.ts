@@ -1,5 +1,5 @@
-import { SOURCE_NAMES, type SourceName } from '../../shared/sources.ts';
-import { type SourcePluginSettings, sourcePlugin } from '../../sources/registry.ts';
+import type { SourceName } from '../shared/sources.ts';
+import { type SourcePluginSettings, sourcePlugin } from './registry.ts';
 
 type SourceSettings = SourcePluginSettings;
 
@@ -12,10 +12,7 @@ export function isSourceConfigured(config: SourceSettings, source: SourceName): 
   return config.SOURCES.includes(source) && sourcePlugin(source).hasCredentials(config);
 }
 
-export function configuredSources(config: SourceSettings): SourceName[] {
-  return SOURCE_NAMES.filter((source) => isSourceConfigured(config, source));
-}
-
+/** How often the source is polled when caught up, as configured. */
 export function pollSecondsOf(config: SourceSettings, source: SourceName): number {
   return sourcePlugin(source).pollSeconds(config);
 }

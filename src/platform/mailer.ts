@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config/env.ts';
-import type { Logger } from '../platform/logger.ts';
+import type { Logger } from './logger.ts';
 
 /**
  * A recipient is a parsed address, never a string for nodemailer to parse: a string such as

@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type SmtpSink, startSmtpSink } from '../../tests/support/smtp-sink.ts';
 import { createTestConfig } from '../../tests/support/test-config.ts';
-import { createLogger } from '../platform/logger.ts';
+import { createLogger } from './logger.ts';
 import { createMailer, redactAddress } from './mailer.ts';
 
 function capturingLogger() {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { Database } from '../db/client.ts';
-import { serverSecrets } from '../db/schema/delivery.ts';
+import type { Database } from './client.ts';
+import { serverSecrets } from './schema/delivery.ts';
 
 /**
  * The server's own secret called `name`: made at random the first time any process asks, then

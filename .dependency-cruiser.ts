@@ -8,7 +8,7 @@ import type {
 
 /**
  * The import rules of docs/ARCHITECTURE.md ("Layers and the directions they point"), checked by
- * dependency-cruiser over src/ and scripts/ (decision XXXX; tests and benchmarks are harnesses
+ * dependency-cruiser over src/ and scripts/ (decision 0021; tests and benchmarks are harnesses
  * and may import anything). `npm run check:imports` (part of `npm run verify` and CI) prints
  * each broken rule with the importing file, the imported one and what the rule says, and exits
  * 1. Type-only imports count: a type is a dependency too. `scripts/import-rules.test.ts` plants

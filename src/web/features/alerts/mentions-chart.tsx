@@ -31,7 +31,7 @@ type Hovered = { day: ChartDay; monitorId: string };
 /**
  * Mentions per day (docs/product.md, "Matches and alerts"): one stacked bar a day, one colour
  * per monitor, a value axis, and a tooltip naming the day, the monitor and its count (visx,
- * docs/decisions/XXXX-mentions-chart-with-visx.md). The SVG is for sighted users; screen readers
+ * docs/decisions/0023-mentions-chart-with-visx.md). The SVG is for sighted users; screen readers
  * get the same numbers as a table. A quiet fortnight says so in words.
  */
 export function MentionsChart({

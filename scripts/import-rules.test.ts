@@ -146,13 +146,13 @@ describe('a planted import that breaks a rule fails the check', () => {
 
   test('a folder cycle', async () => {
     const violations = await check({
-      'src/sources/reddit/connector.ts': ['src/sources/http/client.ts'],
-      'src/sources/http/client.ts': ['src/sources/reddit/oauth.ts'],
+      'src/core/monitors/create.ts': ['src/core/webhooks/set.ts'],
+      'src/core/webhooks/set.ts': ['src/core/monitors/get.ts'],
     });
     expect(violations).toEqual(
       expect.arrayContaining([
-        'no-folder-cycle: src/sources/reddit → src/sources/http',
-        'no-folder-cycle: src/sources/http → src/sources/reddit',
+        'no-folder-cycle: src/core/monitors → src/core/webhooks',
+        'no-folder-cycle: src/core/webhooks → src/core/monitors',
       ]),
     );
   });

@@ -42,8 +42,16 @@ describe.runIf(availability.run)('analytics in Chromium', () => {
     const posthog = await startRequestRecorder();
     const e2e = await startE2eApp({ POSTHOG_KEY: 'phc_test_key', POSTHOG_HOST: posthog.url });
     try {
-      const context = await browser.newContext({ baseURL: e2e.app.url });
-      // PostHog sends no events from an automated browser; this page is to look like a person's.
+      // PostHog sends no events from an automated or headless browser (navigator.webdriver, a
+      // "HeadlessChrome" user agent); this page is to look like a person's.
+      const userAgent = (
+        await browser.newBrowserCDPSession().then(async (cdp) => {
+          const version = await cdp.send('Browser.getVersion');
+          await cdp.detach();
+          return version.userAgent;
+        })
+      ).replace('HeadlessChrome', 'Chrome');
+      const context = await browser.newContext({ baseURL: e2e.app.url, userAgent });
       await context.addInitScript(() => {
         Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false });
       });

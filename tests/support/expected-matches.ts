@@ -4,12 +4,16 @@ import { rowsOf } from '../../src/db/client.ts';
 import { items } from '../../src/db/schema/items.ts';
 import { monitors } from '../../src/db/schema/monitors.ts';
 import { createMonitorIndex } from '../../src/matcher/monitor-index.ts';
+import { indexSources } from '../../src/pipeline/load-monitor-index.ts';
 
-/** Every `monitor|source|externalId` the engine finds among the stored items, found directly. */
+/**
+ * Every `monitor|source|externalId` the engine finds among the stored items, found directly; a
+ * monitor with no site stored watches every site, as the workers read it.
+ */
 export async function expectedMatchKeys(db: Database): Promise<string[]> {
   const index = createMonitorIndex();
   for (const monitor of await db.select().from(monitors)) {
-    if (!monitor.paused) index.add(monitor.id, monitor.query, { sources: monitor.sources });
+    if (!monitor.paused) index.add(monitor.id, monitor.query, indexSources(monitor.sources));
   }
   const keys: string[] = [];
   for (const item of await db.select().from(items)) {

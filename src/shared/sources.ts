@@ -78,7 +78,8 @@ export const SOURCE_DESCRIPTORS = [
     aliases: ['fediverse', 'mastodon.social'],
     icon: 'M',
     colour: '#5b21b6',
-    communityPrefix: '#',
+    // No communities: an instance is not a topic, and hashtags are in the text.
+    communityPrefix: '',
     defaultPollSeconds: 10,
     howToConfigure: null,
   }),

@@ -74,7 +74,7 @@ function PreviewResult({ preview }: { preview: MonitorPreview }) {
               <SourceIcon source={item.source} className="mt-0.5 size-5" />
               <div className="min-w-0">
                 <p className="truncate font-medium">{item.title ?? 'Comment'}</p>
-                <p className="line-clamp-2 break-words text-muted-foreground">
+                <p className="line-clamp-2 wrap-anywhere text-muted-foreground">
                   <SnippetText text={item.snippet} highlights={item.highlights} />
                 </p>
               </div>

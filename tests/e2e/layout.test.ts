@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -79,6 +79,7 @@ describe.runIf(availability.run)('every page and dialog fits a phone and a deskt
   });
   let user: E2eUser;
   let unsubscribeLink: string;
+  const written = new Set<string>();
   const pages = new Map<'visitor' | 'member', { page: Page; problems: PageProblems }>();
 
   beforeAll(async () => {
@@ -128,12 +129,6 @@ describe.runIf(availability.run)('every page and dialog fits a phone and a deskt
     await e2e.seedSession(member, user);
     pages.set('visitor', await openPage(visitor));
     pages.set('member', await openPage(member));
-
-    // The old screenshots go: what this file writes is the set.
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    for (const file of readdirSync(SCREENSHOTS)) {
-      if (/-(phone|desktop)-(light|dark)\.jpg$/.test(file)) rmSync(path.join(SCREENSHOTS, file));
-    }
   });
 
   /** Asserts nothing sticks out, then photographs it when the layout is a photographed one. */
@@ -150,8 +145,10 @@ describe.runIf(availability.run)('every page and dialog fits a phone and a deskt
       `${where}: wider than the viewport:\n${overflow.pageOffenders.join('\n')}`,
     ).toEqual({ where, sideways: 0, dialogs: [] });
     if (photographed(layout)) {
+      const file = `${name}-${layout.device}-${layout.colorScheme}.jpg`;
+      written.add(file);
       await page.screenshot({
-        path: path.join(SCREENSHOTS, `${name}-${layout.device}-${layout.colorScheme}.jpg`),
+        path: path.join(SCREENSHOTS, file),
         type: 'jpeg',
         quality: 80,
         fullPage: options.fullPage ?? false,
@@ -222,7 +219,7 @@ describe.runIf(availability.run)('every page and dialog fits a phone and a deskt
       await check(page, layout, 'monitor-new');
       // With the query help open as well.
       await dialog.getByText('Query syntax and examples').click();
-      await dialog.getByRole('table').first().waitFor();
+      await dialog.getByRole('table').first().scrollIntoViewIfNeeded();
       await check(page, layout, 'monitor-new-help');
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
@@ -263,6 +260,14 @@ describe.runIf(availability.run)('every page and dialog fits a phone and a deskt
       expect(problems.errors).toEqual([]);
     });
   }
+
+  test('docs/screenshots/README.md shows every picture, and no picture is left over', () => {
+    const gallery = readFileSync(path.join(SCREENSHOTS, 'README.md'), 'utf8');
+    const shown = new Set([...gallery.matchAll(/\(([\w-]+\.jpg)\)/g)].map((m) => m[1]));
+    expect([...shown].sort()).toEqual([...written].sort());
+    const onDisk = readdirSync(SCREENSHOTS).filter((file) => file.endsWith('.jpg'));
+    expect(onDisk.sort()).toEqual([...written].sort());
+  });
 
   /** The form names each site's state, and the preview the chosen sites it cannot see. */
   async function expectSiteStates(page: Page) {

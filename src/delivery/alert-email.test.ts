@@ -86,3 +86,19 @@ test('a highlight outside the snippet is ignored rather than breaking the text',
   });
   expect(email.text).toContain('I <3 *pglite* & "friends"');
 });
+
+test("an author's name with a line break stays on its line of the plain-text part", () => {
+  const email = renderAlertEmail({
+    timeZone: 'UTC',
+    monitors: [monitor('a', 'pglite', 1)],
+    listed: [match({ author: 'ada\r\n* Fake entry\u2028https://evil.example' })],
+    total: 1,
+    capReached: null,
+    links,
+  });
+  const meta = email.text.split('\n').find((line) => line.includes('ada'));
+  expect(meta).toBe(
+    '  Reddit · r/PostgreSQL · comment · ada * Fake entry https://evil.example · 10 Jun, 10:00',
+  );
+  expect(email.text.split('\n').filter((line) => line.startsWith('* '))).toHaveLength(1);
+});

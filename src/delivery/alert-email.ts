@@ -103,8 +103,10 @@ function renderText(input: AlertEmailInput, subject: string, groups: Group[], mo
     );
     for (const match of group.matches) {
       lines.push(`* ${oneLine(headline(match))}`);
+      // Every part of a post is one line here, its author's name too: a line break in it would
+      // start a line that reads as part of the email.
       lines.push(
-        `  ${describeWhere(match)}${match.author ? ` · ${match.author}` : ''} · ${formatTime(new Date(match.itemCreatedAt), input.timeZone)}`,
+        `  ${oneLine(`${describeWhere(match)}${match.author ? ` · ${match.author}` : ''} · ${formatTime(new Date(match.itemCreatedAt), input.timeZone)}`)}`,
       );
       lines.push(`  ${oneLine(markText(match))}`);
       lines.push(`  ${match.permalink}`);
@@ -159,8 +161,9 @@ export function monitorAlertsUrl(alerts: string, monitorId: string): string {
   return monitorId ? `${alerts}?monitor=${encodeURIComponent(monitorId)}` : alerts;
 }
 
+/** Whitespace runs, line breaks of every kind included (NEL too, which `\s` leaves out), as one space. */
 function oneLine(value: string): string {
-  return value.replace(/\s+/g, ' ').trim();
+  return value.replace(/[\s\u0085]+/gu, ' ').trim();
 }
 
 function clip(value: string, length: number): string {

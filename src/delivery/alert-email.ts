@@ -111,7 +111,7 @@ function entryText(item: MatchGroup): { headline: Segment[]; snippet: Segment[] 
   const highlights = item.match.title ? item.titleHighlights : headline.highlights;
   return {
     headline: highlightSegments(headline.text, highlights),
-    snippet: highlightSegments(item.match.snippet, item.highlights),
+    snippet: highlightSegments(item.snippet, item.highlights),
   };
 }
 
@@ -145,7 +145,7 @@ function renderText(input: AlertEmailInput, subject: string, groups: Group[], mo
       lines.push(`  ${oneLine(describeEntry(item, input.timeZone, (name) => name).join(' · '))}`);
       const caught = describeCaughtBy(caughtBy);
       if (caught) lines.push(`  ${oneLine(caught)}`);
-      if (match.snippet) lines.push(`  ${oneLine(starred(text.snippet))}`);
+      if (item.snippet) lines.push(`  ${oneLine(starred(text.snippet))}`);
       lines.push(`  ${match.permalink}`);
       if (match.url && match.url !== match.permalink) lines.push(`  Link: ${match.url}`);
       lines.push('');
@@ -280,7 +280,7 @@ function renderHtml(input: AlertEmailInput, subject: string, groups: Group[], mo
         .filter(Boolean)
         .join(' &nbsp;·&nbsp; ');
       body.push(
-        `<div class="match"><p class="title">${title}</p><p class="meta">${meta}</p>${caught ? `<p class="meta">${e(caught)}</p>` : ''}${match.snippet ? `<p class="snippet">${marked(text.snippet)}</p>` : ''}<p class="links">${links}</p></div>`,
+        `<div class="match"><p class="title">${title}</p><p class="meta">${meta}</p>${caught ? `<p class="meta">${e(caught)}</p>` : ''}${item.snippet ? `<p class="snippet">${marked(text.snippet)}</p>` : ''}<p class="links">${links}</p></div>`,
       );
     }
   }

@@ -15,6 +15,8 @@ const recorded = new Map(
 const story = recorded.get(21500569);
 const title = story?.title ?? '';
 const chile = title.indexOf('Chile');
+const url = story?.url ?? '';
+const urlHit: [number, number] = [url.indexOf('chile'), url.indexOf('chile') + 5];
 
 /** A match of the recorded story "‘It’s Mutilation’: The Police in Chile Are Blinding Protesters". */
 function matchOfStory(fields: Partial<Match>): Match {
@@ -53,6 +55,8 @@ describe('groupMatchesByItem', () => {
       monitorId: 'chile',
       titleHighlights: [[chile, chile + 5]],
       hitFields: ['title', 'url'],
+      snippet: url,
+      highlights: [urlHit],
       read: true,
     });
     const other = matchOfStory({
@@ -70,6 +74,9 @@ describe('groupMatchesByItem', () => {
       read: false,
       hitFields: ['title', 'url'],
       titleHighlights: [police.titleHighlights[0], chileHit.titleHighlights[0]],
+      // The police match has no snippet (a title alone); the chile one's URL is shown.
+      snippet: url,
+      highlights: [urlHit],
     });
     expect(groups[0]?.matches.map((match) => match.id)).toEqual(['7', '6']);
     expect(groups[1]?.monitorIds).toEqual(['chile']);

@@ -20,7 +20,9 @@ export type MatchGroup = {
   readonly hitFields: readonly HitField[];
   /** The hits of every monitor in the title. */
   readonly titleHighlights: readonly (readonly [number, number])[];
-  /** The hits in the shown snippet: every monitor's whose snippet is the same text. */
+  /** The snippet shown: the first that is not empty (one monitor hit the URL, another the title). */
+  readonly snippet: string;
+  /** The hits in `snippet`: every monitor's whose snippet is that text. */
   readonly highlights: readonly (readonly [number, number])[];
 };
 
@@ -38,6 +40,7 @@ export function groupMatchesByItem(matches: readonly Match[]): MatchGroup[] {
   }
   return [...byKey].map(([key, all]) => {
     const first = all[0] as Match;
+    const snippet = all.find((match) => match.snippet !== '')?.snippet ?? '';
     return {
       key,
       match: first,
@@ -46,8 +49,9 @@ export function groupMatchesByItem(matches: readonly Match[]): MatchGroup[] {
       read: all.every((match) => match.read),
       hitFields: HIT_FIELDS.filter((field) => all.some((match) => match.hitFields.includes(field))),
       titleHighlights: all.flatMap((match) => match.titleHighlights),
+      snippet,
       highlights: all
-        .filter((match) => match.snippet === first.snippet)
+        .filter((match) => match.snippet === snippet)
         .flatMap((match) => match.highlights),
     };
   });

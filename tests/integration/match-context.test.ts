@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { setMonitorWebhook } from '../../src/core/webhooks/set-monitor-webhook.ts';
 import { type MatchPage, matchSchema } from '../../src/shared/match.ts';
-import { normaliseHackerNewsItem } from '../../src/sources/hacker-news/normalise.ts';
-import type { NormalisedItem } from '../../src/sources/normalised-item.ts';
 import { type DeliveryHarness, startDeliveryHarness } from '../support/delivery-harness.ts';
-import { recordedCorpus } from '../support/replay-corpus.ts';
+import { recordedHackerNewsItem } from '../support/replay-corpus.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 /**
@@ -22,12 +20,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-const hn = recordedCorpus().hackernews;
-function recorded(id: number): NormalisedItem {
-  const result = normaliseHackerNewsItem(hn.find((item) => item.id === id));
-  if (result.status !== 'item') throw new Error(`recorded item ${id} is not an item`);
-  return result.item;
-}
+const recorded = recordedHackerNewsItem;
 
 const STORY = '‘It’s Mutilation’: The Police in Chile Are Blinding Protesters';
 

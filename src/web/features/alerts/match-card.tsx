@@ -99,7 +99,7 @@ export function MatchCard({
           </h2>
           {group.snippet ? (
             <p
-              className="mt-2 text-sm leading-relaxed break-words text-muted-foreground"
+              className="mt-2 text-sm leading-relaxed wrap-anywhere text-muted-foreground"
               data-testid="match-snippet"
             >
               <SnippetText text={group.snippet} highlights={group.highlights} />

@@ -43,9 +43,11 @@ async function insertMatches(
   const result = await tx.execute(sql`
     with inserted as (
       insert into ${matches} (user_id, monitor_id, source, external_id, kind, title,
-        snippet, highlights, url, permalink, author, community, item_created_at, search)
-      select user_id, monitor_id, source, external_id, kind, title, snippet,
-        highlights::jsonb, url, permalink, author, community, item_created_at, search::tsvector
+        title_highlights, thread_title, snippet, highlights, hit_fields, url, permalink, author,
+        community, item_created_at, search)
+      select user_id, monitor_id, source, external_id, kind, title, title_highlights::jsonb,
+        thread_title, snippet, highlights::jsonb, hit_fields::jsonb, url, permalink, author,
+        community, item_created_at, search::tsvector
       from (
         select r.*, (select ${monitors.userId} from ${monitors}
           where ${monitors.id} = r.monitor_id and ${monitorMakesMatches()}) as user_id
@@ -55,16 +57,20 @@ async function insertMatches(
         ${column((m) => m.externalId)}::text[],
         ${column((m) => m.kind)}::text[],
         ${column((m) => m.title)}::text[],
+        ${column((m) => JSON.stringify(m.titleHighlights))}::text[],
+        ${column((m) => m.threadTitle)}::text[],
         ${column((m) => m.snippet)}::text[],
         ${column((m) => JSON.stringify(m.highlights))}::text[],
+        ${column((m) => JSON.stringify(m.hitFields))}::text[],
         ${column((m) => m.url)}::text[],
         ${column((m) => m.permalink)}::text[],
         ${column((m) => m.author)}::text[],
         ${column((m) => m.community)}::text[],
         ${column((m) => m.itemCreatedAt.toISOString())}::timestamptz[],
         ${column((m) => searchDocumentLiteral(m.title, m.snippet, m.author, m.community))}::text[]
-      ) as r(monitor_id, source, external_id, kind, title, snippet, highlights, url,
-        permalink, author, community, item_created_at, search)
+      ) as r(monitor_id, source, external_id, kind, title, title_highlights, thread_title,
+        snippet, highlights, hit_fields, url, permalink, author, community, item_created_at,
+        search)
       ) as hit
       -- A lookup by key for each row: a join would read every monitor into a hash first.
       where user_id is not null

@@ -29,6 +29,7 @@ export function testItem(overrides: Partial<NormalisedItem> = {}): NormalisedIte
     author: 'someone',
     community: source === 'reddit' ? 'test' : null,
     parentExternalId: null,
+    threadTitle: null,
     createdAt: new Date(Date.now() - 3_600_000).toISOString(),
     ...overrides,
   };

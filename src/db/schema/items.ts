@@ -34,6 +34,8 @@ export const items = pgTable(
     author: text('author'),
     community: text('community'),
     parentExternalId: text('parent_external_id'),
+    /** A comment's thread: the title of the post it belongs to, when known (`storeItems`). */
+    threadTitle: text('thread_title'),
     createdAt: at('created_at').notNull(),
     fetchedAt: at('fetched_at').notNull().defaultNow(),
     /** The folded title, body and URL the monitor preview searches: `searchDocument` (search-text.ts). */

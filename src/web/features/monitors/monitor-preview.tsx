@@ -1,4 +1,5 @@
 import { AlertTriangle, Loader2 } from 'lucide-react';
+import { matchHeadline } from '../../../shared/match-view.ts';
 import type { MonitorPreview } from '../../../shared/monitor.ts';
 import type { SourceName } from '../../../shared/sources.ts';
 import { SnippetText } from '../../components/snippet-text.tsx';
@@ -64,17 +65,24 @@ function PreviewResult({ preview }: { preview: MonitorPreview }) {
       </p>
       {items.length > 0 ? (
         <ul className="mt-3 grid grid-cols-1 gap-3">
-          {items.slice(0, SHOWN_ITEMS).map((item) => (
-            <li key={item.id} className="flex gap-2 text-sm">
-              <SourceIcon source={item.source} className="mt-0.5 size-5" />
-              <div className="min-w-0">
-                <p className="truncate font-medium">{item.title ?? 'Comment'}</p>
-                <p className="line-clamp-2 wrap-anywhere text-muted-foreground">
-                  <SnippetText text={item.snippet} highlights={item.highlights} />
-                </p>
-              </div>
-            </li>
-          ))}
+          {items.slice(0, SHOWN_ITEMS).map((item) => {
+            const headline = matchHeadline(item);
+            return (
+              <li key={item.id} className="flex gap-2 text-sm">
+                <SourceIcon source={item.source} className="mt-0.5 size-5" />
+                <div className="min-w-0">
+                  <p className="truncate font-medium">
+                    <SnippetText text={headline.text} highlights={headline.highlights} />
+                  </p>
+                  {item.snippet ? (
+                    <p className="line-clamp-2 wrap-anywhere text-muted-foreground">
+                      <SnippetText text={item.snippet} highlights={item.highlights} />
+                    </p>
+                  ) : null}
+                </div>
+              </li>
+            );
+          })}
         </ul>
       ) : (
         <p className="mt-1 text-sm text-muted-foreground">

@@ -54,7 +54,7 @@ export function MonitorPreviewPanel({
 }
 
 function PreviewResult({ preview }: { preview: MonitorPreview }) {
-  const { count, perDay, coveredHours, estimated, items } = preview;
+  const { count, perDay, coveredHours, basis, items } = preview;
   const forecast =
     coveredHours >= 1
       ? `about ${perDay.toLocaleString('en')} alerts a day, from ${formatCoverage(coveredHours)} of data`
@@ -64,9 +64,16 @@ function PreviewResult({ preview }: { preview: MonitorPreview }) {
   return (
     <>
       <p className="text-sm font-medium" data-testid="preview-summary">
-        {estimated ? 'About ' : ''}
+        {basis ? 'About ' : ''}
         {count.toLocaleString('en')} {count === 1 ? 'match' : 'matches'} this week · {forecast}
       </p>
+      {basis ? (
+        <p className="mt-1 text-xs text-muted-foreground" data-testid="preview-estimate">
+          Estimated from the newest {basis.itemsExamined.toLocaleString('en')} posts holding these
+          words (the last {formatCoverage(basis.hoursExamined)}), scaled to the week. A narrower
+          query gets an exact count.
+        </p>
+      ) : null}
       {items.length > 0 ? (
         <ul className="mt-3 grid grid-cols-1 gap-3">
           {items.slice(0, SHOWN_ITEMS).map((item) => (

@@ -60,7 +60,7 @@ describe.runIf(availability.run)('the preview’s cost in Chromium', () => {
       .getByText(/^About \d+ matches this week/)
       .waitFor();
     expect(await dialog.getByTestId('preview-estimate').textContent()).toMatch(
-      /^Estimated from the newest 50 posts holding these words \(the last \d+ (hours|minutes)\), scaled to the week\./,
+      /^Estimated: it matches so many posts that the preview read only the newest \d+ \(the last \d+ (hours|minutes)\) and scaled what it found to the week\./,
     );
     expect(cancelled.length).toBeGreaterThanOrEqual(BROAD.length - 2);
     expect(new Set(cancelled)).toEqual(new Set(['net::ERR_ABORTED']));

@@ -45,7 +45,11 @@ describe('preview budget, breadth on save, matches per hour', () => {
     };
     const broad = await preview(BROAD);
     expect(broad.estimated).toBe(true);
-    expect(broad.basis).toMatchObject({ itemsExamined: 50, stoppedBy: 'items' });
+    // 50 items read newest first, and (the first window showing the query rare enough for the
+    // full-text index, at this database's size) at most 50 candidates more.
+    expect(broad.basis).toMatchObject({ stoppedBy: 'items' });
+    expect(broad.basis?.itemsExamined).toBeGreaterThanOrEqual(50);
+    expect(broad.basis?.itemsExamined).toBeLessThanOrEqual(100);
     expect(broad.basis?.hoursExamined).toBeGreaterThan(0);
     expect(broad.basis?.hoursExamined).toBeLessThan(broad.coveredHours);
     // Honest: the scaled count is near what the matcher finds in all of them.
@@ -126,8 +130,8 @@ describe('preview budget, breadth on save, matches per hour', () => {
 describe('previews in flight', () => {
   let app: TestApp;
   beforeAll(async () => {
-    // Previews may take 1% of the database's time: each rests ~99× its step, so they stay in flight.
-    app = await startTestApp({ env: { PREVIEW_DB_SHARE_PERCENT: '1' } });
+    // Previews may take 5% of the database's time: each rests 19× its step, so they stay in flight.
+    app = await startTestApp({ env: { PREVIEW_DB_SHARE_PERCENT: '5' } });
     await deliverItems(app, ITEMS);
   });
   afterAll(() => app.close());

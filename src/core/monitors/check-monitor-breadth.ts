@@ -4,7 +4,8 @@ import type { QueryNode } from '../../matcher/query-ast.ts';
 import { SOURCE_NAMES, type SourceName } from '../../shared/sources.ts';
 import { ValidationError } from '../errors.ts';
 import type { PreviewGate } from './preview-gate.ts';
-import { PREVIEW_DAYS, scanRecentItems } from './preview-monitor.ts';
+import { PREVIEW_DAYS } from './preview-monitor.ts';
+import { scanRecentItems } from './scan-recent-items.ts';
 
 /** The newest items of the last 7 days a query is tried on when it is saved. */
 export const BREADTH_SAMPLE_ITEMS = 1000;

@@ -11,26 +11,14 @@ import type { Match } from '../../shared/match.ts';
 import type { MonitorPreview, PreviewMonitorBody } from '../../shared/monitor.ts';
 import { SOURCE_NAMES, type SourceName } from '../../shared/sources.ts';
 import { checkMonitorQuery } from './check-monitor-query.ts';
-import type { PreviewGate } from './preview-gate.ts';
+import { type ScanContext, scanRecentItems } from './scan-recent-items.ts';
 
 export const PREVIEW_DAYS = 7;
 const PREVIEW_ITEMS = 20;
-/** Candidates read in one step: one short query, then the gate lets other work in. */
-const PAGE_SIZE = 250;
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
-/** How much one preview may spend: candidates verified, and milliseconds (waiting included). */
-export type PreviewBudget = { items: number; ms: number };
-
-export type PreviewContext = {
-  db: Database;
-  gate: PreviewGate;
-  budget: PreviewBudget;
-  now?: () => Date;
-  /** Aborted when the client goes away: the preview stops at its next step. */
-  signal?: AbortSignal;
-};
+export type PreviewContext = ScanContext & { now?: () => Date };
 
 /**
  * What a query would have found in the stored items of the last 7 days, and how many alerts a
@@ -102,62 +90,6 @@ export async function previewMonitor(
     basis,
     items: shown,
   };
-}
-
-export type RecentItemsScan = {
-  examined: number;
-  /** `created_at` of the oldest item read, in ms; null when none was. */
-  oldestReadAt: number | null;
-  /** Why the scan ended before the window did; null when it read every item of it. */
-  stoppedBy: 'items' | 'time' | null;
-};
-
-/**
- * Reads the items of `sources` created after `since` (and meeting `where`), newest first, one
- * page a step through the gate, handing each to `visit`, until there are no more or the budget
- * is spent. At least one page is read, however long the wait for it.
- */
-export async function scanRecentItems(
-  ctx: Omit<PreviewContext, 'now'>,
-  scope: { since: Date; sources: readonly SourceName[]; where?: SQL },
-  visit: (item: ItemRow) => void,
-): Promise<RecentItemsScan> {
-  const started = performance.now();
-  let examined = 0;
-  let last: { at: Date; id: number } | null = null;
-  for (;;) {
-    const after: { at: Date; id: number } | null = last;
-    const limit = Math.min(PAGE_SIZE, ctx.budget.items - examined);
-    const page: ItemRow[] = await ctx.gate.step(
-      () =>
-        ctx.db
-          .select(itemColumns)
-          .from(items)
-          .where(
-            and(
-              gt(items.createdAt, scope.since),
-              inArray(items.source, [...scope.sources]),
-              scope.where,
-              after
-                ? sql`(${items.createdAt}, ${items.id}) < (${after.at}, ${after.id})`
-                : undefined,
-            ),
-          )
-          .orderBy(desc(items.createdAt), desc(items.id))
-          .limit(limit),
-      ctx.signal,
-    );
-    for (const item of page) visit(item);
-    examined += page.length;
-    const tail = page.at(-1);
-    if (tail) last = { at: tail.createdAt, id: tail.id };
-    const oldestReadAt = last ? last.at.getTime() : null;
-    if (page.length < limit) return { examined, oldestReadAt, stoppedBy: null };
-    if (examined >= ctx.budget.items) return { examined, oldestReadAt, stoppedBy: 'items' };
-    if (performance.now() - started >= ctx.budget.ms) {
-      return { examined, oldestReadAt, stoppedBy: 'time' };
-    }
-  }
 }
 
 /**

@@ -69,9 +69,9 @@ function PreviewResult({ preview }: { preview: MonitorPreview }) {
       </p>
       {basis ? (
         <p className="mt-1 text-xs text-muted-foreground" data-testid="preview-estimate">
-          Estimated from the newest {basis.itemsExamined.toLocaleString('en')} posts holding these
-          words (the last {formatCoverage(basis.hoursExamined)}), scaled to the week. A narrower
-          query gets an exact count.
+          Estimated: it matches so many posts that the preview read only the newest{' '}
+          {basis.itemsExamined.toLocaleString('en')} (the last {formatCoverage(basis.hoursExamined)}
+          ) and scaled what it found to the week. A narrower query gets an exact count.
         </p>
       ) : null}
       {items.length > 0 ? (

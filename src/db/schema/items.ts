@@ -43,7 +43,8 @@ export const items = pgTable(
   },
   (table) => [
     uniqueIndex('items_source_external_id_idx').on(table.source, table.externalId),
-    index('items_created_at_idx').on(table.createdAt),
+    // Newest first, in the order the preview's windows read them (migration 0013).
+    index('items_created_at_id_idx').on(table.createdAt, table.id),
     // The monitor preview's prefilter (docs/decisions/0013-…).
     index('items_search_idx').using('gin', table.search),
     check('items_kind_check', sql`${table.kind} in ('post', 'comment')`),

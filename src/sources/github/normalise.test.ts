@@ -37,6 +37,7 @@ describe('GitHub events, as recorded', () => {
       externalId: 'issue-comment/368309777',
       kind: 'comment',
       title: null,
+      threadTitle: 'Add issue and create_comment methods to pull requests',
       body: 'Testing pull request comment',
       url: null,
       permalink: 'https://github.com/sigmavirus24/github3.py/pull/423#issuecomment-368309777',

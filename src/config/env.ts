@@ -125,6 +125,8 @@ export const envSchema = z
     MAX_MONITORS_PER_USER: withDefault(
       z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100_000).default(100),
     ),
+    // Requests one API key may make per minute, in each web process (issue #23).
+    API_KEY_REQUESTS_PER_MINUTE: withDefault(count(600, 1, 1_000_000)),
     // Ingestion (docs/product.md, "Sources"; docs/decisions/0011 and 0012).
     SOURCES: z.preprocess(
       (value) =>

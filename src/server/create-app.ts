@@ -6,6 +6,7 @@ import { loadServerSecret } from '../db/server-secret.ts';
 import { LiveMatches } from '../matches/live-matches.ts';
 import { MatchEvents } from '../matches/match-events.ts';
 import type { AppDeps } from './app-deps.ts';
+import { API_DOCS_PATH, createApiDocsPage } from './http/api-docs-page.ts';
 import { createApiRouter, registerSecuritySchemes } from './http/api-router.ts';
 import { createErrorHandler, jsonError } from './http/errors.ts';
 import { warnUntrustedForwarding } from './http/forwarded-warning.ts';
@@ -123,6 +124,7 @@ export function createApp(deps: AppDeps) {
   );
   app.route('/api', api);
 
+  app.route(API_DOCS_PATH, createApiDocsPage());
   if (deps.identity.routes) app.route('/idp', deps.identity.routes);
   if (deps.webRoot) app.route('/', createStaticWeb(deps.webRoot));
   return app;

@@ -238,6 +238,25 @@ describe('API keys', () => {
   });
 });
 
+test('/docs/api is served with its bundled renderer, which names no font CDN', async () => {
+  const app = await startTestApp();
+  try {
+    const page = await fetch(`${app.url}/docs/api`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await page.text();
+    expect(html).toContain('<script src="/docs/api/scalar.js"></script>');
+    expect(html).not.toMatch(/<script>|https?:\/\//);
+    const bundle = await fetch(`${app.url}/docs/api/scalar.js`);
+    expect(bundle.headers.get('content-type')).toMatch(/^text\/javascript/);
+    const code = await bundle.text();
+    expect(code).toContain('createApiReference');
+    expect(code).not.toContain('fonts.scalar.com');
+  } finally {
+    await app.close();
+  }
+});
+
 describe('API key rate limit', () => {
   let app: TestApp;
   beforeAll(async () => {

@@ -3,6 +3,7 @@ import { SOURCE_NAMES, type SourceName } from '../shared/sources.ts';
 import { devtoPlugin } from './devto/plugin.ts';
 import { hackerNewsPlugin } from './hacker-news/plugin.ts';
 import { lobstersPlugin } from './lobsters/plugin.ts';
+import { mastodonPlugin } from './mastodon/plugin.ts';
 import type { SourceContext } from './plugin.ts';
 import { redditPlugin } from './reddit/plugin.ts';
 import type { ReplaySite } from './replay-site.ts';
@@ -17,6 +18,7 @@ export const SOURCE_PLUGINS = [
   redditPlugin,
   lobstersPlugin,
   devtoPlugin,
+  mastodonPlugin,
 ] as const;
 
 type AnyPlugin = (typeof SOURCE_PLUGINS)[number];

@@ -16,6 +16,7 @@ import { analyticsOrigins, createSecurityHeaders } from './http/security-headers
 import { createStaticWeb } from './http/static-web.ts';
 import { unknownApiPathsAnswer404 } from './http/unknown-api-paths.ts';
 import { createStreamTickets, type StreamTickets } from './live/stream-tickets.ts';
+import { createMcpRoutes } from './mcp/create-mcp-routes.ts';
 import { createApiKeyRoutes } from './routes/api-keys.ts';
 import { createEmailAlertRoutes } from './routes/email-alerts.ts';
 import { createEventRoutes, EVENTS_PATH } from './routes/events.ts';
@@ -125,6 +126,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', api);
 
   app.route(API_DOCS_PATH, createApiDocsPage());
+  app.route('/mcp', createMcpRoutes(deps));
   if (deps.identity.routes) app.route('/idp', deps.identity.routes);
   if (deps.webRoot) app.route('/', createStaticWeb(deps.webRoot));
   return app;

@@ -88,6 +88,9 @@ export const listMatchesQuerySchema = z.strictObject({
 });
 export type ListMatchesQuery = z.infer<typeof listMatchesQuerySchema>;
 
+/** A match's id as the API takes it (path parameter, MCP argument). */
+export const matchIdSchema = z.string().regex(/^[1-9][0-9]{0,15}$/, 'must be an alert id');
+
 export const updateMatchBodySchema = z.strictObject({ read: z.boolean() });
 export type UpdateMatchBody = z.infer<typeof updateMatchBodySchema>;
 

@@ -50,6 +50,7 @@ describe('MCP server', () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'create_monitor',
+      'get_match',
       'list_monitors',
       'mark_read',
       'pause_monitor',
@@ -86,8 +87,12 @@ describe('MCP server', () => {
           arguments: { monitorId: row.id, unread: 'true', limit: 5 },
         }),
       ),
-    ) as { items: Array<{ title: string }> };
+    ) as { items: Array<{ id: string; title: string }> };
     expect(found.items.map((match) => match.title)).toEqual([item.title]);
+    const one = await client.callTool({ name: 'get_match', arguments: { id: found.items[0]?.id } });
+    expect(JSON.parse(textOf(one))).toEqual(found.items[0]);
+    const missing = await client.callTool({ name: 'get_match', arguments: { id: '999999999' } });
+    expect(missing.isError).toBe(true);
 
     const marked = await client.callTool({ name: 'mark_read', arguments: { monitorId: row.id } });
     expect(JSON.parse(textOf(marked))).toEqual({ updated: 1 });

@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { authenticateApiKey } from '../../core/api-keys/authenticate-api-key.ts';
 import { DomainError } from '../../core/errors.ts';
+import { getMatch } from '../../core/matches/get-match.ts';
 import { markMatchesRead } from '../../core/matches/mark-matches-read.ts';
 import { createMonitor } from '../../core/monitors/create-monitor.ts';
 import { listMonitors } from '../../core/monitors/list-monitors.ts';
@@ -11,7 +12,11 @@ import { previewMonitor } from '../../core/monitors/preview-monitor.ts';
 import { updateMonitor } from '../../core/monitors/update-monitor.ts';
 import { listMatches } from '../../matches/list-matches.ts';
 import type { ApiKeyScope } from '../../shared/api-keys.ts';
-import { listMatchesQuerySchema, markMatchesReadBodySchema } from '../../shared/match.ts';
+import {
+  listMatchesQuerySchema,
+  markMatchesReadBodySchema,
+  matchIdSchema,
+} from '../../shared/match.ts';
 import { createMonitorBodySchema, previewMonitorBodySchema } from '../../shared/monitor.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { readToken } from '../http/require-auth.ts';
@@ -95,6 +100,14 @@ function buildServer(deps: Pick<AppDeps, 'database' | 'config' | 'version'>, cal
       inputSchema: listMatchesQuerySchema,
     },
     (query) => answer(() => listMatches({ db }, { userId, query })),
+  );
+  server.registerTool(
+    'get_match',
+    {
+      description: 'One match by its id (from search_matches), with its snippet and links.',
+      inputSchema: z.strictObject({ id: matchIdSchema }),
+    },
+    ({ id }) => answer(() => getMatch({ db }, { userId, matchId: id })),
   );
   server.registerTool(
     'preview_query',

@@ -8,6 +8,7 @@ import {
   listMatchesQuerySchema,
   markMatchesReadBodySchema,
   markMatchesReadResultSchema,
+  matchIdSchema,
   matchPageSchema,
   matchSchema,
   matchStatsQuerySchema,
@@ -23,10 +24,7 @@ import { createApiRouter, errorResponses, jsonContent, signedIn } from '../http/
  */
 
 const idParams = z.object({
-  id: z
-    .string()
-    .regex(/^[1-9][0-9]{0,15}$/, 'must be an alert id')
-    .openapi({ param: { name: 'id', in: 'path' } }),
+  id: matchIdSchema.openapi({ param: { name: 'id', in: 'path' } }),
 });
 
 const listRoute = createRoute({

@@ -140,6 +140,8 @@ export const envSchema = z
     PREVIEW_BUDGET_ITEMS: withDefault(count(2000, 10, 1_000_000)),
     PREVIEW_BUDGET_MS: withDefault(count(1000, 50, 60_000)),
     PREVIEW_DB_SHARE_PERCENT: withDefault(count(50, 1, 100)),
+    // Requests one API key may make per minute, in each web process (issue #23).
+    API_KEY_REQUESTS_PER_MINUTE: withDefault(count(600, 1, 1_000_000)),
     // Ingestion (docs/product.md, "Sources"; docs/decisions/0011 and 0012).
     SOURCES: z.preprocess(
       (value) =>

@@ -86,7 +86,8 @@ async function insertMatches(
       select user_id, monitor_id, source, external_id, kind, title, title_highlights::jsonb,
         thread_title, snippet, highlights::jsonb, hit_fields::jsonb, url, permalink, author,
         community, item_created_at, search::tsvector
-      from hit where rank <= room
+      -- In the order given (ids follow the items' order), not the window's partitions.
+      from hit where rank <= room order by ord
       on conflict (monitor_id, source, external_id) do nothing
       returning id, user_id, monitor_id, matched_at
     ),

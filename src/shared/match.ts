@@ -102,6 +102,11 @@ export const listMatchesQuerySchema = z.strictObject({
 });
 export type ListMatchesQuery = z.infer<typeof listMatchesQuerySchema>;
 
+/** A match's id as the API takes it (path parameter, MCP argument). */
+/** A match's id as it appears in paths and bodies: its row id, in decimal. */
+export const MATCH_ID_PATTERN = /^[1-9][0-9]{0,15}$/;
+export const matchIdSchema = z.string().regex(MATCH_ID_PATTERN, 'must be an alert id');
+
 export const updateMatchBodySchema = z.strictObject({ read: z.boolean() });
 export type UpdateMatchBody = z.infer<typeof updateMatchBodySchema>;
 

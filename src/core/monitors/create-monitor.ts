@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { monitors } from '../../db/schema/monitors.ts';
-import { users } from '../../db/schema/users.ts';
 import type { CreateMonitorBody, Monitor } from '../../shared/monitor.ts';
-import { ConflictError, NotFoundError } from '../errors.ts';
+import { ConflictError } from '../errors.ts';
+import { lockUserRecord } from '../users/lock-user-record.ts';
 import { type BreadthContext, checkMonitorBreadth } from './check-monitor-breadth.ts';
 import { checkMonitorQuery } from './check-monitor-query.ts';
 import { storedMonitorSources } from './monitor-sources.ts';
@@ -21,16 +21,7 @@ export async function createMonitor(
   const ast = checkMonitorQuery(input.body.query);
   await checkMonitorBreadth(ctx, { ast, sources: input.body.sources });
   return ctx.db.transaction(async (tx) => {
-    const [user] = await tx
-      .select({ id: users.id })
-      .from(users)
-      .where(eq(users.id, input.userId))
-      .for('update');
-    if (!user) {
-      throw new NotFoundError(
-        'There is no user record for this account yet. POST /api/user creates it.',
-      );
-    }
+    await lockUserRecord(tx, input.userId);
     const [counted] = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(monitors)

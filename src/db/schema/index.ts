@@ -1,6 +1,7 @@
 // The one place that lists every table, for Drizzle's relational queries and drizzle-kit.
 
 export * from './delivery.ts';
+export * from './feeds.ts';
 export * from './identity.ts';
 export * from './items.ts';
 export * from './matches.ts';

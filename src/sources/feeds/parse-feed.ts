@@ -130,7 +130,7 @@ function atomEntry(entry: AtomEntry, feedBase: string): FeedEntry {
     entry.links?.find((link) => (link.rel ?? 'alternate') === 'alternate' && link.href?.trim()) ??
     entry.links?.find((link) => link.href?.trim());
   const permalink = resolveLink(alternate?.href, base);
-  const date = entry.published ?? entry.updated;
+  const date = dateText(entry.published) ?? dateText(entry.updated);
   return {
     externalId: entryIdentity({ id: entry.id, link: permalink, title, date }),
     kind: 'post',
@@ -153,7 +153,7 @@ function jsonFeedItemAuthor(item: JsonFeedItem): string | undefined {
 function jsonFeedEntry(item: JsonFeedItem, base: string): FeedEntry {
   const title = textOf(item.title);
   const permalink = resolveLink(item.url, base) ?? resolveLink(item.external_url, base);
-  const date = item.date_published ?? item.date_modified;
+  const date = dateText(item.date_published) ?? dateText(item.date_modified);
   const body = item.content_html
     ? htmlText(item.content_html)
     : (item.content_text ?? item.summary ?? '').trim();
@@ -180,4 +180,9 @@ export function textOf(value: string | null | undefined): string | null {
 /** HTML (or plain text, which is HTML without tags) to text. */
 function htmlText(value: string | null | undefined): string {
   return typeof value === 'string' && value.trim() !== '' ? htmlToText(value) : '';
+}
+
+/** A date field as feedsmith gives it (a string unless told otherwise). */
+function dateText(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }

@@ -71,3 +71,11 @@ export function publicOnlyLookup(
     });
   };
 }
+
+/**
+ * The address rule of a fetch on a user's behalf, as `fetchFeed` takes it: public addresses only,
+ * by name (`publicOnlyLookup`) and by literal (`isPublicAddress`); null when `allowPrivate`.
+ */
+export function publicAddressRule(allowPrivate: boolean) {
+  return allowPrivate ? null : { lookup: publicOnlyLookup(), isAllowed: isPublicAddress };
+}

@@ -1,6 +1,6 @@
 import type { Config } from '../../config/env.ts';
 import type { Database } from '../../db/client.ts';
-import { isPublicAddress, publicOnlyLookup } from '../../platform/public-address.ts';
+import { publicAddressRule } from '../../platform/public-address.ts';
 import { NotAFeedError } from '../../sources/feeds/feed-entry.ts';
 import { FeedFetchError } from '../../sources/feeds/fetch-feed.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
@@ -20,9 +20,7 @@ export function feedFetchOptions(config: FeedSettings, signal?: AbortSignal) {
   return {
     timeoutMs: config.FEED_TIMEOUT_MS,
     maxBytes: config.FEED_MAX_BYTES,
-    addressRule: config.FEEDS_ALLOW_PRIVATE
-      ? null
-      : { lookup: publicOnlyLookup(), isAllowed: isPublicAddress },
+    addressRule: publicAddressRule(config.FEEDS_ALLOW_PRIVATE),
     ...(signal ? { signal } : {}),
   };
 }

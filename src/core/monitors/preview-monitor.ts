@@ -1,4 +1,4 @@
-import { and, desc, gt, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, desc, gt, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { type ItemRow, itemColumns, items } from '../../db/schema/items.ts';
 import { isFoldable, searchLexemes, searchQueryTerm } from '../../db/search-text.ts';
@@ -40,6 +40,9 @@ export async function previewMonitor(
   const where = and(
     gt(items.createdAt, since),
     inArray(items.source, sources),
+    // Items of feeds users added are theirs alone: the preview, which knows no user, leaves
+    // them out.
+    isNull(items.feedId),
     ...(prefilter ? [prefilter] : []),
   );
   const [candidates, [oldest]] = await Promise.all([

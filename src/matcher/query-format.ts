@@ -26,7 +26,10 @@ export function formatQuery(node: QueryNode): string {
     case 'site':
       return `site:${node.source}`;
     case 'community':
-      return `subreddit:${node.name}`;
+      // A feed's name may hold spaces; its quoted form reads back the same.
+      return /^[^\s()"\u201c\u201d\u201e]+$/u.test(node.name)
+        ? `subreddit:${node.name}`
+        : `feed:"${node.name}"`;
     case 'author':
       return `author:${node.name}`;
   }

@@ -10,9 +10,10 @@ describe('querySources', () => {
     ['rust site:hackernews', ['hackernews']],
     ['site:hackernews', ['hackernews']],
     // A DEV tag is a community too.
-    ['r/rust release', ['reddit', 'devto']],
+    // A feed's name is its items' community (feed:"…"), so r/rust finds a feed named "rust" too.
+    ['r/rust release', ['reddit', 'devto', 'feeds']],
     ['r/rust site:reddit', ['reddit']],
-    ['subreddit:rust OR site:lobsters', ['reddit', 'lobsters', 'devto']],
+    ['subreddit:rust OR site:lobsters', ['reddit', 'lobsters', 'devto', 'feeds']],
     ['rust -site:reddit', ['hackernews', 'lobsters', 'devto', 'feeds']],
     ['rust -(site:reddit OR site:lobsters OR site:devto OR site:feeds)', ['hackernews']],
     ['site:reddit site:lobsters rust', []],

@@ -2,11 +2,11 @@ import { SOURCE_DESCRIPTORS } from '../shared/sources.ts';
 import { type QueryNode, SOURCES, type Source } from './query-ast.ts';
 
 /**
- * The sources whose items have a community (a subreddit, a DEV tag): `subreddit:` and `r/` match
- * only there.
+ * The sources whose items have a community (a subreddit, a DEV tag, a feed's name for
+ * `feed:"…"`): `subreddit:` and `r/` match only there.
  */
 const COMMUNITY_SOURCES: readonly Source[] = SOURCE_DESCRIPTORS.filter(
-  (descriptor) => descriptor.communityPrefix !== '',
+  (descriptor) => descriptor.communityPrefix !== '' || descriptor.name === 'feeds',
 ).map((descriptor) => descriptor.name);
 
 /**

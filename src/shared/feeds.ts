@@ -15,7 +15,6 @@ export const FEED_KIND_LABELS: Record<FeedKindName, string> = {
 };
 
 export const FEED_URL_MAX_LENGTH = 2000;
-export const FEED_NAME_MAX_LENGTH = 100;
 
 /** POST /api/feeds and POST /api/feeds/preview. */
 export const feedUrlBodySchema = z.strictObject({
@@ -27,20 +26,10 @@ export const feedUrlBodySchema = z.strictObject({
 });
 export type FeedUrlBody = z.infer<typeof feedUrlBodySchema>;
 
-/** PATCH /api/feeds/:id: pause or resume, rename. */
-export const updateFeedBodySchema = z
-  .strictObject({
-    paused: z.boolean().optional(),
-    name: z
-      .string()
-      .trim()
-      .min(1, 'must not be empty')
-      .max(FEED_NAME_MAX_LENGTH, `must be at most ${FEED_NAME_MAX_LENGTH} characters`)
-      .optional(),
-  })
-  .refine((body) => body.paused !== undefined || body.name !== undefined, {
-    message: 'give paused or name',
-  });
+/** PATCH /api/feeds/:id: pause or resume. */
+export const updateFeedBodySchema = z.strictObject({
+  paused: z.boolean({ error: 'must be true or false' }),
+});
 export type UpdateFeedBody = z.infer<typeof updateFeedBodySchema>;
 
 /** An item of a feed as the preview shows it. */
@@ -80,7 +69,7 @@ export const feedHealthSchema = z.object({
 export const feedSchema = z.object({
   /** Opaque: the user's subscription, not the shared feed. */
   id: z.string(),
-  /** The name the user sees and `feed:"…"` names. */
+  /** The feed's own title (else its host): what `feed:"…"` names, and its items' community. */
   name: z.string(),
   kind: feedKindSchema,
   url: z.string(),

@@ -71,6 +71,15 @@ describe('feeds through the pipeline', () => {
     const aliceMonitor = await createMonitor(db, { userId: alice.id, query: 'inessential' });
     const bobMonitor = await createMonitor(db, { userId: bob.id, query: 'inessential' });
     const carolMonitor = await createMonitor(db, { userId: carol.id, query: 'inessential' });
+    // The same feed by its name, and a feed of another name.
+    const byName = await createMonitor(db, {
+      userId: alice.id,
+      query: 'feed:"inessential.com" breakpoints',
+    });
+    const otherName = await createMonitor(db, {
+      userId: alice.id,
+      query: 'feed:"Another blog" breakpoints',
+    });
     const feedPath = '/feed.json';
     const recorded = JSON.parse(
       readFileSync(path.join(RECORDED, 'jsonfeed-inessential-2017-06-02.json'), 'utf8'),
@@ -94,6 +103,10 @@ describe('feeds through the pipeline', () => {
     expect(await matchesOf(aliceMonitor.id)).toHaveLength(20);
     expect(await matchesOf(bobMonitor.id)).toHaveLength(20);
     expect(await matchesOf(carolMonitor.id)).toEqual([]);
+    expect(await matchesOf(byName.id)).toEqual([
+      `${(await db.select({ id: feeds.id }).from(feeds))[0]?.id}/http://inessential.com/2017/06/02/james_dempsey_and_the_breakpoints_benefi`,
+    ]);
+    expect(await matchesOf(otherName.id)).toEqual([]);
 
     // Not due yet: no fetch. Due: the ETag makes it a 304, which stores and parses nothing.
     expect(await pollAndMatch(new Date(start.getTime() + 60_000))).toMatchObject({ fetched: 0 });

@@ -1,6 +1,6 @@
-import { and, count, eq, like } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { feedSubscriptions, feeds } from '../../db/schema/feeds.ts';
-import { FEED_NAME_MAX_LENGTH, type Feed } from '../../shared/feeds.ts';
+import type { Feed } from '../../shared/feeds.ts';
 import { discoverFeed } from '../../sources/feeds/discover-feed.ts';
 import { ConflictError, LimitReachedError } from '../errors.ts';
 import { type FeedCtx, feedFetchOptions, feedUrlRefused } from './feed-context.ts';
@@ -10,8 +10,8 @@ import { getOwnFeed } from './to-feed.ts';
 /**
  * Adds a feed or forum by URL for the user (POST /api/feeds): finds what the URL is (as the
  * preview does), keeps one shared feed per fetched address, and subscribes the user to it under
- * the feed's name, made unique among the user's feeds (`feed:"<name>"` names one). At most
- * MAX_FEEDS_PER_USER; adding the same feed twice is a conflict.
+ * the feed's name (`feed:"<name>"` names it). At most MAX_FEEDS_PER_USER; adding the same feed
+ * twice is a conflict.
  */
 export async function addFeed(ctx: FeedCtx, input: { userId: string; url: string }): Promise<Feed> {
   const limit = ctx.config.MAX_FEEDS_PER_USER;
@@ -35,25 +35,9 @@ export async function addFeed(ctx: FeedCtx, input: { userId: string; url: string
         and(eq(feedSubscriptions.userId, input.userId), eq(feedSubscriptions.feedId, feed.id)),
       );
     if (already) throw new ConflictError('You have already added this feed.');
-    const base = found.name.slice(0, FEED_NAME_MAX_LENGTH - 5);
-    const taken = new Set(
-      (
-        await tx
-          .select({ name: feedSubscriptions.name })
-          .from(feedSubscriptions)
-          .where(
-            and(
-              eq(feedSubscriptions.userId, input.userId),
-              like(feedSubscriptions.name, `${escapeLike(base)}%`),
-            ),
-          )
-      ).map((row) => row.name),
-    );
-    let name = base;
-    for (let n = 2; taken.has(name); n++) name = `${base} (${n})`;
     const [subscription] = await tx
       .insert(feedSubscriptions)
-      .values({ userId: input.userId, feedId: feed.id, name })
+      .values({ userId: input.userId, feedId: feed.id, name: found.name })
       .returning({ id: feedSubscriptions.id });
     if (!subscription) throw new Error('The subscription was not stored.');
     return subscription.id;
@@ -68,5 +52,3 @@ async function countOwnFeeds(ctx: FeedCtx, userId: string): Promise<number> {
     .where(eq(feedSubscriptions.userId, userId));
   return row?.n ?? 0;
 }
-
-const escapeLike = (value: string) => value.replace(/[\\%_]/gu, (char) => `\\${char}`);

@@ -78,13 +78,12 @@ const updateRoute = createRoute({
   method: 'patch',
   path: '/feeds/{id}',
   tags: ['feeds'],
-  summary: 'Pause or resume a feed, or rename it',
+  summary: 'Pause or resume a feed',
   security: signedIn,
   request: { params: idParams, body: { required: true, ...jsonContent(updateFeedBodySchema) } },
   responses: {
     200: { description: 'The feed', ...jsonContent(feedSchema) },
     ...errorResponses(400, 401, 404),
-    409: errorResponse('Another of the user’s feeds has that name'),
   },
 });
 

@@ -174,4 +174,69 @@ describe('feeds through the pipeline', () => {
     expect(row?.nextFetchAt.getTime()).toBe(at.getTime() + 7 * 3600_000 + 86_400_000);
     expect(feed.kind).toBe('rss');
   });
+
+  test('a Discourse forum: topics as posts, replies as comments of their topic, read once', async () => {
+    const db = handle.db;
+    const user = await createUser(db);
+    const monitor = await createMonitor(db, { userId: user.id, query: 'site:feeds powervm' });
+    server.set('/talk/posts.json', {
+      type: 'application/json',
+      body: JSON.stringify({
+        // /posts.json lists the latest posts across topics: here the recorded topic's four.
+        latest_posts: (
+          JSON.parse(
+            readFileSync(
+              path.join(RECORDED, 'discourse-topic-1448-manageiq-2016-05-25.json'),
+              'utf8',
+            ),
+          ) as { post_stream: { posts: Record<string, unknown>[] } }
+        ).post_stream.posts.map((post) => ({ ...post, topic_title: 'IBM PowerVM support?' })),
+      }),
+    });
+    server.set('/talk/about.json', {
+      type: 'application/json',
+      body: JSON.stringify({ about: { title: 'ManageIQ Talk' } }),
+    });
+    const feed = await addFeed(
+      { db, config },
+      { userId: user.id, url: server.url('/talk/posts.json') },
+    );
+    expect(feed).toMatchObject({
+      kind: 'discourse',
+      name: 'ManageIQ Talk',
+      url: server.url('/talk'),
+    });
+    const at = new Date('2032-01-01T00:00:00Z');
+    await pollAndMatch(at);
+    const [row] = await db
+      .select()
+      .from(feeds)
+      .where(eq(feeds.url, server.url('/talk')));
+    const stored = await db
+      .select({
+        externalId: items.externalId,
+        kind: items.kind,
+        parent: items.parentExternalId,
+        title: items.title,
+      })
+      .from(items)
+      .where(eq(items.feedId, row?.id ?? 0));
+    expect(
+      stored.map((item) => [
+        item.externalId.split('/')[1],
+        item.kind,
+        item.parent?.split('/')[1] ?? null,
+      ]),
+    ).toEqual([
+      ['t1448', 'post', null],
+      ['p4387', 'comment', 't1448'],
+      ['p4393', 'comment', 't1448'],
+      ['p4396', 'comment', 't1448'],
+    ]);
+    expect(stored.every((item) => item.title === 'IBM PowerVM support?')).toBe(true);
+    // Every post names PowerVM in its thread's title: each matched once, and once only after a restart.
+    expect(await matchesOf(monitor.id)).toHaveLength(4);
+    await pollAndMatch(new Date(at.getTime() + 7 * 3600_000));
+    expect(await matchesOf(monitor.id)).toHaveLength(4);
+  });
 });

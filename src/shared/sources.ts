@@ -72,6 +72,17 @@ export const SOURCE_DESCRIPTORS = [
     defaultPollSeconds: 30,
     howToConfigure: null,
   }),
+  describe({
+    name: 'mastodon',
+    label: 'Mastodon',
+    aliases: ['fediverse', 'mastodon.social'],
+    icon: 'M',
+    colour: '#5b21b6',
+    // No communities: an instance is not a topic, and hashtags are in the text.
+    communityPrefix: '',
+    defaultPollSeconds: 10,
+    howToConfigure: null,
+  }),
   // The feeds and Discourse forums users add by URL: each polled on its own (5 minutes to 6
   // hours, adapting), its items matched only for the users who added it.
   describe({

@@ -4,6 +4,7 @@ import { devtoPlugin } from './devto/plugin.ts';
 import { feedsPlugin } from './feeds/plugin.ts';
 import { hackerNewsPlugin } from './hacker-news/plugin.ts';
 import { lobstersPlugin } from './lobsters/plugin.ts';
+import { mastodonPlugin } from './mastodon/plugin.ts';
 import type { SourceContext } from './plugin.ts';
 import { redditPlugin } from './reddit/plugin.ts';
 import type { ReplaySite } from './replay-site.ts';
@@ -18,6 +19,7 @@ export const SOURCE_PLUGINS = [
   redditPlugin,
   lobstersPlugin,
   devtoPlugin,
+  mastodonPlugin,
   feedsPlugin,
 ] as const;
 

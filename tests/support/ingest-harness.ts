@@ -22,6 +22,7 @@ export function replayEnv(
     REDDIT_BACKFILL_ITEMS: '5000',
     LOBSTERS_POLL_SECONDS: '0.1',
     DEVTO_POLL_SECONDS: '0.1',
+    MASTODON_POLL_SECONDS: '0.1',
     SOURCE_TIMEOUT_SECONDS: '0.5',
     ...overrides,
   };

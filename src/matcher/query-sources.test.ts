@@ -15,7 +15,10 @@ describe('querySources', () => {
     ['r/rust site:reddit', ['reddit']],
     ['subreddit:rust OR site:lobsters', ['reddit', 'lobsters', 'devto', 'feeds']],
     ['rust -site:reddit', ['hackernews', 'lobsters', 'devto', 'mastodon', 'feeds']],
-    ['rust -(site:reddit OR site:lobsters OR site:devto OR site:feeds)', ['hackernews', 'mastodon']],
+    [
+      'rust -(site:reddit OR site:lobsters OR site:devto OR site:feeds)',
+      ['hackernews', 'mastodon'],
+    ],
     ['site:reddit site:lobsters rust', []],
     ['rust -subreddit:games', ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'feeds']],
     ['rust -author:bot', ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'feeds']],

@@ -38,7 +38,7 @@ describe('feed:"<name>" (docs/query-language.md)', () => {
       type: 'and',
       children: [
         { type: 'site', source: 'feeds' },
-        { type: 'community', name: 'my blog' },
+        { type: 'community', name: 'my blog', feed: true },
       ],
     });
     expect(querySources(parseQuery('feed:"My Blog" rust'))).toEqual(['feeds']);

@@ -26,10 +26,7 @@ export function formatQuery(node: QueryNode): string {
     case 'site':
       return `site:${node.source}`;
     case 'community':
-      // A feed's name may hold spaces; its quoted form reads back the same.
-      return /^[^\s()"\u201c\u201d\u201e]+$/u.test(node.name)
-        ? `subreddit:${node.name}`
-        : `feed:"${node.name}"`;
+      return node.feed ? `feed:"${node.name}"` : `subreddit:${node.name}`;
     case 'author':
       return `author:${node.name}`;
   }

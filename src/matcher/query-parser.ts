@@ -441,7 +441,7 @@ class Parser {
       type: 'and',
       children: [
         { type: 'site', source: 'feeds' },
-        { type: 'community', name: normaliseName(value) },
+        { type: 'community', name: normaliseName(value), feed: true },
       ],
     };
   }

@@ -10,10 +10,10 @@ describe('querySources', () => {
     ['rust site:hackernews', ['hackernews']],
     ['site:hackernews', ['hackernews']],
     // A DEV tag is a community too.
-    // A feed's name is its items' community (feed:"…"), so r/rust finds a feed named "rust" too.
-    ['r/rust release', ['reddit', 'devto', 'feeds']],
+    ['r/rust release', ['reddit', 'devto']],
+    ['feed:"Rust Blog" release', ['feeds']],
     ['r/rust site:reddit', ['reddit']],
-    ['subreddit:rust OR site:lobsters', ['reddit', 'lobsters', 'devto', 'feeds']],
+    ['subreddit:rust OR site:lobsters', ['reddit', 'lobsters', 'devto']],
     ['rust -site:reddit', ['hackernews', 'lobsters', 'devto', 'mastodon', 'feeds']],
     [
       'rust -(site:reddit OR site:lobsters OR site:devto OR site:feeds)',

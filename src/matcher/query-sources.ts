@@ -2,11 +2,11 @@ import { SOURCE_DESCRIPTORS } from '../shared/sources.ts';
 import { type QueryNode, SOURCES, type Source } from './query-ast.ts';
 
 /**
- * The sources whose items have a community (a subreddit, a DEV tag, a feed's name for
- * `feed:"…"`): `subreddit:` and `r/` match only there.
+ * The sources whose items have a community (a subreddit, a DEV tag): `subreddit:` and `r/` match
+ * only there; `feed:"…"` names a feed's, on the feeds site.
  */
 const COMMUNITY_SOURCES: readonly Source[] = SOURCE_DESCRIPTORS.filter(
-  (descriptor) => descriptor.communityPrefix !== '' || descriptor.name === 'feeds',
+  (descriptor) => descriptor.communityPrefix !== '',
 ).map((descriptor) => descriptor.name);
 
 /**
@@ -27,7 +27,7 @@ function canMatch(node: QueryNode): Set<Source> {
     case 'site':
       return new Set([node.source]);
     case 'community':
-      return new Set(COMMUNITY_SOURCES);
+      return new Set(node.feed ? ['feeds'] : COMMUNITY_SOURCES);
     case 'and':
       return intersect(node.children.map(canMatch));
     case 'or':

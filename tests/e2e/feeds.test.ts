@@ -81,6 +81,12 @@ describe.runIf(availability.run)('feeds by URL in Chromium', () => {
     const sources = page.getByRole('list', { name: 'Your sources' });
     await sources.getByText('Not read yet').waitFor();
 
+    // The monitor form's Feeds box names the user's feeds as a query names them.
+    await page.goto('/dashboard/monitors');
+    await page.getByRole('button', { name: 'Write your own' }).click();
+    await page.getByTestId('your-feeds').getByText('Yours: feed:"inessential.com"').waitFor();
+    await page.keyboard.press('Escape');
+
     const monitor = await app.api('/api/monitors', {
       token: tokens.AccessToken,
       method: 'POST',

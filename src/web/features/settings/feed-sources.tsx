@@ -5,15 +5,15 @@ import { Button } from '../../components/ui/button.tsx';
 import { Field } from '../../components/ui/field.tsx';
 import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { describeApiError } from '../../lib/api.ts';
-import { relativeTime } from '../../lib/relative-time.ts';
-import { safeHttpUrl } from '../../lib/safe-url.ts';
 import {
   useAddFeedMutation,
   useListFeedsQuery,
   usePreviewFeedMutation,
   useRemoveFeedMutation,
   useUpdateFeedMutation,
-} from './feeds-api.ts';
+} from '../../lib/feeds-api.ts';
+import { relativeTime } from '../../lib/relative-time.ts';
+import { safeHttpUrl } from '../../lib/safe-url.ts';
 
 /**
  * Settings → Sources: paste the address of a feed, a Discourse forum or a page that links a feed;

@@ -1,5 +1,5 @@
-import type { Feed, FeedPreview, UpdateFeedBody } from '../../../shared/feeds.ts';
-import { api } from '../../lib/api.ts';
+import type { Feed, FeedPreview, UpdateFeedBody } from '../../shared/feeds.ts';
+import { api } from './api.ts';
 
 /** /api/feeds: the feeds and forums the user added by URL (Settings → Sources). */
 const feedsApi = api.injectEndpoints({

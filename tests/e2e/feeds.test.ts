@@ -104,7 +104,7 @@ describe.runIf(availability.run)('feeds by URL in Chromium', () => {
     const index = await loadMonitorIndex(app.database.db);
     await matchNewItems({ db: app.database.db, index, events: app.matchEvents });
 
-    await page.reload();
+    await page.goto('/dashboard/settings');
     await sources.getByText(/Read .* · 20 items/u).waitFor();
     await page.goto('/dashboard/alerts');
     const card = page

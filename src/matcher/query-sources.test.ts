@@ -6,7 +6,7 @@ import { querySources } from './query-sources.ts';
 
 describe('querySources', () => {
   it.each([
-    ['rust', ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'feeds']],
+    ['rust', ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'feeds']],
     ['rust site:hackernews', ['hackernews']],
     ['site:hackernews', ['hackernews']],
     // A DEV tag is a community too.
@@ -14,14 +14,20 @@ describe('querySources', () => {
     ['feed:"Rust Blog" release', ['feeds']],
     ['r/rust site:reddit', ['reddit']],
     ['subreddit:rust OR site:lobsters', ['reddit', 'lobsters', 'devto']],
-    ['rust -site:reddit', ['hackernews', 'lobsters', 'devto', 'mastodon', 'feeds']],
+    ['rust -site:reddit', ['hackernews', 'lobsters', 'devto', 'mastodon', 'github', 'feeds']],
     [
       'rust -(site:reddit OR site:lobsters OR site:devto OR site:feeds)',
-      ['hackernews', 'mastodon'],
+      ['hackernews', 'mastodon', 'github'],
     ],
     ['site:reddit site:lobsters rust', []],
-    ['rust -subreddit:games', ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'feeds']],
-    ['rust -author:bot', ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'feeds']],
+    [
+      'rust -subreddit:games',
+      ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'feeds'],
+    ],
+    [
+      'rust -author:bot',
+      ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'feeds'],
+    ],
     ['(site:reddit OR site:hackernews) -site:reddit rust', ['hackernews']],
     ['-(-site:lobsters) rust', ['lobsters']],
     ['title:rust site:lobsters', ['lobsters']],

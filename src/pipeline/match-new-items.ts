@@ -15,6 +15,8 @@ export type MatchNewItemsDeps = {
   readonly events: MatchEvents;
   /** `{ index: k, count: n }`: the shard this index holds; its cursor is kept under "k/n". */
   readonly shard?: { readonly index: number; readonly count: number };
+  /** Most matches a monitor stores in a clock hour (MONITOR_MATCHES_PER_HOUR); none when unset. */
+  readonly matchesPerHour?: number;
 };
 
 export type MatchNewItemsResult = {
@@ -68,7 +70,9 @@ export async function matchNewItems(
         });
       }
     }
-    announced = await storeMatches(tx, await keepSubscribersHits(tx, hits));
+    announced = await storeMatches(tx, await keepSubscribersHits(tx, hits), {
+      matchesPerHour: deps.matchesPerHour,
+    });
 
     const last = batch[batch.length - 1]?.id ?? after;
     await tx

@@ -167,6 +167,8 @@ export function feedItem(
     author: entry.author,
     community: feed.title,
     parentExternalId: entry.parentExternalId ? `${feed.id}/${entry.parentExternalId}` : null,
+    // A Discourse reply carries its topic's title: the thread's.
+    threadTitle: entry.kind === 'comment' ? entry.title : null,
     // Undated: dated when first seen; the stored item keeps that date (stored once).
     createdAt: entry.createdAt ?? now.toISOString(),
     feedId: feed.id,

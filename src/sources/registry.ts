@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { SOURCE_NAMES, type SourceName } from '../shared/sources.ts';
 import { devtoPlugin } from './devto/plugin.ts';
 import { feedsPlugin } from './feeds/plugin.ts';
+import { githubPlugin } from './github/plugin.ts';
 import { hackerNewsPlugin } from './hacker-news/plugin.ts';
 import { lobstersPlugin } from './lobsters/plugin.ts';
 import { mastodonPlugin } from './mastodon/plugin.ts';
@@ -20,6 +21,7 @@ export const SOURCE_PLUGINS = [
   lobstersPlugin,
   devtoPlugin,
   mastodonPlugin,
+  githubPlugin,
   feedsPlugin,
 ] as const;
 

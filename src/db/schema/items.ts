@@ -42,6 +42,8 @@ export const items = pgTable(
     feedId: bigint('feed_id', { mode: 'number' }).references(() => feeds.id, {
       onDelete: 'cascade',
     }),
+    /** A comment's thread: the title of the post it belongs to, when known (`storeItems`). */
+    threadTitle: text('thread_title'),
     createdAt: at('created_at').notNull(),
     fetchedAt: at('fetched_at').notNull().defaultNow(),
     /** The folded title, body and URL the monitor preview searches: `searchDocument` (search-text.ts). */
@@ -49,8 +51,9 @@ export const items = pgTable(
   },
   (table) => [
     uniqueIndex('items_source_external_id_idx').on(table.source, table.externalId),
-    index('items_created_at_idx').on(table.createdAt),
     index('items_feed_id_idx').on(table.feedId).where(sql`${table.feedId} is not null`),
+    // Newest first, in the order the preview's windows read them (migration 0013).
+    index('items_created_at_id_idx').on(table.createdAt, table.id),
     // The monitor preview's prefilter (docs/decisions/0013-…).
     index('items_search_idx').using('gin', table.search),
     check('items_kind_check', sql`${table.kind} in ('post', 'comment')`),

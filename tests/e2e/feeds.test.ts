@@ -111,7 +111,10 @@ describe.runIf(availability.run)('feeds by URL in Chromium', () => {
       .getByTestId('match-card')
       .filter({ hasText: 'James Dempsey and the Breakpoints Benefit App Camp for Girls' });
     await card.waitFor();
-    expect(await card.getByTestId('hit').allTextContents()).toEqual(['Breakpoints']);
+    // The word is marked where it is: in the title, and in the text around it.
+    const hits = await card.getByTestId('hit').allTextContents();
+    expect(hits.length).toBeGreaterThan(0);
+    expect(new Set(hits)).toEqual(new Set(['Breakpoints']));
     expect(problems.errors).toEqual([]);
   });
 });

@@ -6,18 +6,28 @@ import { querySources } from './query-sources.ts';
 
 describe('querySources', () => {
   it.each([
-    ['rust', ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github']],
+    ['rust', ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'feeds']],
     ['rust site:hackernews', ['hackernews']],
     ['site:hackernews', ['hackernews']],
     // A DEV tag is a community too.
     ['r/rust release', ['reddit', 'devto']],
+    ['feed:"Rust Blog" release', ['feeds']],
     ['r/rust site:reddit', ['reddit']],
     ['subreddit:rust OR site:lobsters', ['reddit', 'lobsters', 'devto']],
-    ['rust -site:reddit', ['hackernews', 'lobsters', 'devto', 'mastodon', 'github']],
-    ['rust -(site:reddit OR site:lobsters OR site:devto)', ['hackernews', 'mastodon', 'github']],
+    ['rust -site:reddit', ['hackernews', 'lobsters', 'devto', 'mastodon', 'github', 'feeds']],
+    [
+      'rust -(site:reddit OR site:lobsters OR site:devto OR site:feeds)',
+      ['hackernews', 'mastodon', 'github'],
+    ],
     ['site:reddit site:lobsters rust', []],
-    ['rust -subreddit:games', ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github']],
-    ['rust -author:bot', ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github']],
+    [
+      'rust -subreddit:games',
+      ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'feeds'],
+    ],
+    [
+      'rust -author:bot',
+      ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'feeds'],
+    ],
     ['(site:reddit OR site:hackernews) -site:reddit rust', ['hackernews']],
     ['-(-site:lobsters) rust', ['lobsters']],
     ['title:rust site:lobsters', ['lobsters']],

@@ -83,6 +83,17 @@ export const SOURCE_DESCRIPTORS = [
     defaultPollSeconds: 10,
     howToConfigure: null,
   }),
+  describe({
+    name: 'github',
+    label: 'GitHub',
+    aliases: ['gh', 'github.com'],
+    icon: 'G',
+    colour: '#1f2937',
+    // The repository (`owner/name`) is the community; `r/` names subreddits and tags, not repositories.
+    communityPrefix: '',
+    defaultPollSeconds: 60,
+    howToConfigure: null,
+  }),
 ] as const;
 
 export type SourceName = (typeof SOURCE_DESCRIPTORS)[number]['name'];

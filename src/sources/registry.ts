@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { SOURCE_NAMES, type SourceName } from '../shared/sources.ts';
 import { devtoPlugin } from './devto/plugin.ts';
+import { githubPlugin } from './github/plugin.ts';
 import { hackerNewsPlugin } from './hacker-news/plugin.ts';
 import { lobstersPlugin } from './lobsters/plugin.ts';
 import { mastodonPlugin } from './mastodon/plugin.ts';
@@ -19,6 +20,7 @@ export const SOURCE_PLUGINS = [
   lobstersPlugin,
   devtoPlugin,
   mastodonPlugin,
+  githubPlugin,
 ] as const;
 
 type AnyPlugin = (typeof SOURCE_PLUGINS)[number];

@@ -8,6 +8,7 @@ import { getMatch } from '../../core/matches/get-match.ts';
 import { markMatchesRead } from '../../core/matches/mark-matches-read.ts';
 import { createMonitor } from '../../core/monitors/create-monitor.ts';
 import { listMonitors } from '../../core/monitors/list-monitors.ts';
+import { createPreviewGate, type PreviewGate } from '../../core/monitors/preview-gate.ts';
 import { previewMonitor } from '../../core/monitors/preview-monitor.ts';
 import { updateMonitor } from '../../core/monitors/update-monitor.ts';
 import { listMatches } from '../../matches/list-matches.ts';
@@ -38,6 +39,8 @@ type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean
  */
 export function createMcpRoutes(deps: Pick<AppDeps, 'database' | 'config' | 'version'>) {
   const db = deps.database.db;
+  // The MCP server's previews take their turns and share of the database like the API's.
+  const gate = createPreviewGate({ sharePercent: deps.config.PREVIEW_DB_SHARE_PERCENT });
   const app = new Hono();
   app.post('/', async (c) => {
     const key = readToken(c.req.header('authorization'));
@@ -57,7 +60,7 @@ export function createMcpRoutes(deps: Pick<AppDeps, 'database' | 'config' | 'ver
         401,
       );
     }
-    const server = buildServer(deps, { userId: check.key.userId, scope: check.key.scope });
+    const server = buildServer(deps, gate, { userId: check.key.userId, scope: check.key.scope });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
@@ -83,8 +86,14 @@ export function createMcpRoutes(deps: Pick<AppDeps, 'database' | 'config' | 'ver
   return app;
 }
 
-function buildServer(deps: Pick<AppDeps, 'database' | 'config' | 'version'>, caller: Caller) {
+function buildServer(
+  deps: Pick<AppDeps, 'database' | 'config' | 'version'>,
+  gate: PreviewGate,
+  caller: Caller,
+) {
   const db = deps.database.db;
+  const { config } = deps;
+  const breadth = { db, gate, maxMatchPercent: config.MONITOR_MAX_MATCH_PERCENT };
   const { userId } = caller;
   const server = new McpServer({ name: 'earshot', version: deps.version });
   server.registerTool(
@@ -116,7 +125,16 @@ function buildServer(deps: Pick<AppDeps, 'database' | 'config' | 'version'>, cal
         'What a query would have found in the last 7 days of stored items, with the expected alerts a day. Saves nothing.',
       inputSchema: previewMonitorBodySchema,
     },
-    (body) => answer(() => previewMonitor({ db }, body)),
+    (body) =>
+      answer(async () => {
+        const leave = gate.enter(caller.userId);
+        try {
+          const budget = { items: config.PREVIEW_BUDGET_ITEMS, ms: config.PREVIEW_BUDGET_MS };
+          return await previewMonitor({ db, gate, budget }, body);
+        } finally {
+          leave();
+        }
+      }),
   );
   server.registerTool(
     'create_monitor',
@@ -125,7 +143,7 @@ function buildServer(deps: Pick<AppDeps, 'database' | 'config' | 'version'>, cal
       answer(
         () =>
           createMonitor(
-            { db, maxMonitorsPerUser: deps.config.MAX_MONITORS_PER_USER },
+            { ...breadth, maxMonitorsPerUser: config.MAX_MONITORS_PER_USER },
             { userId, body },
           ),
         caller,
@@ -140,10 +158,7 @@ function buildServer(deps: Pick<AppDeps, 'database' | 'config' | 'version'>, cal
     ({ monitorId }) =>
       answer(
         () =>
-          updateMonitor(
-            { db, config: deps.config },
-            { userId, monitorId, changes: { paused: true } },
-          ),
+          updateMonitor({ ...breadth, config }, { userId, monitorId, changes: { paused: true } }),
         caller,
       ),
   );

@@ -8,6 +8,7 @@ import { listMatches } from '../../matches/list-matches.ts';
 import {
   exportMatchesQuerySchema,
   listMatchesQuerySchema,
+  MATCH_ID_PATTERN,
   markMatchesReadBodySchema,
   markMatchesReadResultSchema,
   matchPageSchema,
@@ -24,12 +25,12 @@ import { createApiRouter, errorResponses, jsonContent, signedIn } from '../http/
  * its data function: another user's match id answers 404, another user's monitor id finds nothing.
  */
 
-// The shape of the shared `matchIdSchema` (which MCP's get_match takes), rebuilt on this z so
-// that `.openapi()` exists whatever order the modules load in.
 const idParams = z.object({
+  // Built here rather than from matchIdSchema: zod's schemas get `.openapi` only when made after
+  // @hono/zod-openapi loads, and the shared one may be made before.
   id: z
     .string()
-    .regex(/^[1-9][0-9]{0,15}$/, 'must be an alert id')
+    .regex(MATCH_ID_PATTERN, 'must be an alert id')
     .openapi({ param: { name: 'id', in: 'path' } }),
 });
 

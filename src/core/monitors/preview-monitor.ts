@@ -29,7 +29,7 @@ export type PreviewContext = ScanContext & { now?: () => Date };
  * is verified on the newest items of the week instead.
  *
  * The candidates are read newest first, a page a step through the previews' gate, until the
- * week is done or the budget is spent (docs/decisions/XXXX-preview-budget.md). Then the count
+ * week is done or the budget is spent (docs/decisions/0028-preview-budget.md). Then the count
  * is the matches of the hours read, scaled to the hours the sites' items cover, and the answer
  * says so (`estimated`, `basis`).
  */

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { SOURCE_NAMES, type SourceName } from '../shared/sources.ts';
+import { blueskyPlugin } from './bluesky/plugin.ts';
 import { devtoPlugin } from './devto/plugin.ts';
 import { hackerNewsPlugin } from './hacker-news/plugin.ts';
 import { lobstersPlugin } from './lobsters/plugin.ts';
@@ -19,6 +20,7 @@ export const SOURCE_PLUGINS = [
   lobstersPlugin,
   devtoPlugin,
   mastodonPlugin,
+  blueskyPlugin,
 ] as const;
 
 type AnyPlugin = (typeof SOURCE_PLUGINS)[number];

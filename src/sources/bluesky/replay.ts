@@ -22,7 +22,8 @@ const timeUsOf = (clock: ReplayClock, index: number) => Math.floor(clock.reveale
  * Bluesky's Jetstream as recorded (`bluesky-jetstream-v1-*.jsonl`), served over a WebSocket at
  * `/bluesky/subscribe` as a subscription to `app.bsky.feed.post` gets it: the post commits
  * (creates and deletes) and the `identity` and `account` events Jetstream always sends, one
- * message each in reveal order, `time_us` the moment of reveal. A connection starts at the first
+ * message each in reveal order, `time_us` and the post's `createdAt` the moment of reveal (the
+ * recordings are from 2026: a store keeping recent items would drop them). A connection starts at the first
  * event at or after `cursor` (none: live, from now), as Jetstream does.
  */
 export const blueskyReplay: ReplaySite = {
@@ -71,10 +72,20 @@ export const blueskyReplay: ReplaySite = {
     message(records, index, clock) {
       const event = records[index % records.length] as RawRecord;
       const commit = commitOf(event);
+      const record = commit && isRecord(commit.record) ? commit.record : null;
+      const createdAt = new Date(clock.revealedAt(index)).toISOString();
       return JSON.stringify({
         ...event,
         time_us: timeUsOf(clock, index),
-        ...(commit ? { commit: { ...commit, rkey: rkeyOf(records, index) } } : {}),
+        ...(commit
+          ? {
+              commit: {
+                ...commit,
+                rkey: rkeyOf(records, index),
+                ...(record ? { record: { ...record, createdAt } } : {}),
+              },
+            }
+          : {}),
       });
     },
   },

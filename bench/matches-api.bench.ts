@@ -26,26 +26,27 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { parseConfig } from '../src/config/env.ts';
 import { openDatabase, rowsOf } from '../src/db/client.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 import { itemSearchDocumentSql, matchSearchDocumentSql } from '../src/db/search-text.ts';
-import { createEmbeddedIdentity } from '../src/identity/embedded/create-embedded-identity.ts';
 import { createMonitorIndex } from '../src/matcher/monitor-index.ts';
 import { parseQuery } from '../src/matcher/query-parser.ts';
 import { createLogger } from '../src/platform/logger.ts';
-import { createMailer } from '../src/platform/mailer.ts';
-import { createApp } from '../src/server/create-app.ts';
-import { listen } from '../tests/support/test-app.ts';
 import { createTestDatabase } from '../tests/support/test-database.ts';
-import type { GetLoadRequest, GetLoadResult } from './http-get-load.ts';
+import {
+  BENCH_PASSWORD,
+  fmt,
+  type LoadSummary,
+  load,
+  signIn,
+  startBenchServer,
+  userOf,
+} from './bench-server.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const PASSWORD = 'Bench-Password-1!';
-const UNLIMITED = { limit: Number.MAX_SAFE_INTEGER, windowSeconds: 60 };
 const CLIENTS = 200;
 
 const { values: args } = parseArgs({
@@ -65,7 +66,7 @@ type Scenario = {
   /** Which baseline its ratio is taken against. */
   baseline?: string;
 };
-type Summary = { p50: number; p95: number; max: number; throughput: number };
+type Summary = LoadSummary;
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'earshot-bench-matches-'));
@@ -92,26 +93,7 @@ async function main(): Promise<void> {
   const rounds = Number(args.rounds);
   const perScenario = Number(args.requests);
 
-  const mailer = createMailer({ config, logger });
-  const identity = await createEmbeddedIdentity({
-    config,
-    database,
-    logger,
-    mailer,
-    limits: {
-      perIp: { passwordChecks: UNLIMITED, signInFailures: UNLIMITED, codeEmails: UNLIMITED },
-    },
-  });
-  const app = createApp({
-    config,
-    database,
-    identity,
-    logger,
-    version: 'bench',
-    startedAt: Date.now(),
-    webRoot: null,
-  });
-  const server = await listen({ fetch: (request, env) => app.fetch(request, env as object) });
+  const { identity, server, close } = await startBenchServer({ config, database, logger });
   const db = database.db;
   const setupStarted = performance.now();
 
@@ -121,7 +103,7 @@ async function main(): Promise<void> {
     const batch = await Promise.all(
       Array.from({ length: Math.min(8, CLIENTS + 1 - start) }, async (_, i) => {
         const email = `bench-${start + i}-${randomBytes(4).toString('hex')}@example.com`;
-        await identity.admin.createUser({ email, password: PASSWORD });
+        await identity.admin.createUser({ email, password: BENCH_PASSWORD });
         const token = await signIn(server.url, identity.clientId, email);
         const created = await fetch(`${server.url}/api/user`, {
           method: 'POST',
@@ -399,9 +381,7 @@ async function main(): Promise<void> {
     `  preview without prefilter ("${previewQueries[0]}"): ${unfiltered.map(fmt).join(', ')}`,
   );
 
-  await server.close();
-  await identity.close();
-  await mailer.close();
+  await close();
   await database.close();
   rmSync(dataDir, { recursive: true, force: true });
   process.exitCode = failed ? 1 : 0;
@@ -424,58 +404,6 @@ async function previewWithoutPrefilter(
   for (const row of rows) if (index.match(row).length > 0) found++;
   if (found < 0) throw new Error('unreachable');
   return performance.now() - started;
-}
-
-function load(request: GetLoadRequest): Promise<Summary> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./http-get-load.ts', import.meta.url), {
-      workerData: request,
-    });
-    worker.once('message', (message: GetLoadResult | { error: string }) => {
-      void worker.terminate();
-      if ('error' in message) {
-        reject(new Error(message.error));
-        return;
-      }
-      const latencies = [...message.latencies].sort((a, b) => a - b);
-      const at = (q: number) =>
-        latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? 0;
-      resolve({
-        p50: at(0.5),
-        p95: at(0.95),
-        max: latencies.at(-1) ?? 0,
-        throughput: latencies.length / message.seconds,
-      });
-    });
-    worker.once('error', reject);
-  });
-}
-
-async function signIn(baseUrl: string, clientId: string, email: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/idp/`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/x-amz-json-1.1',
-      'X-Amz-Target': 'AWSCognitoIdentityProviderService.InitiateAuth',
-    },
-    body: JSON.stringify({
-      AuthFlow: 'USER_PASSWORD_AUTH',
-      ClientId: clientId,
-      AuthParameters: { USERNAME: email, PASSWORD },
-    }),
-  });
-  const answer = (await response.json()) as { AuthenticationResult?: { AccessToken: string } };
-  if (!answer.AuthenticationResult) throw new Error(`sign-in failed: ${JSON.stringify(answer)}`);
-  return answer.AuthenticationResult.AccessToken;
-}
-
-async function userOf(baseUrl: string, token: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/api/user`, { headers: { Authorization: token } });
-  return ((await response.json()) as { id: string }).id;
-}
-
-function fmt(ms: number): string {
-  return ms < 10 ? ms.toFixed(2) : ms.toFixed(1);
 }
 
 await main();

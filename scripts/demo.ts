@@ -44,6 +44,7 @@ const config = parseConfig({
   LOBSTERS_POLL_SECONDS: '2',
   DEVTO_POLL_SECONDS: '2',
   MASTODON_POLL_SECONDS: '2',
+  GITHUB_POLL_SECONDS: '2',
   BLUESKY_POLL_SECONDS: '1',
 });
 const running = await startEarshot({ web: true, worker: true }, config).catch(

@@ -125,6 +125,23 @@ export const envSchema = z
     MAX_MONITORS_PER_USER: withDefault(
       z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100_000).default(100),
     ),
+    // What one account may cost the database (docs/decisions/XXXX-preview-budget.md): a monitor
+    // may match at most this share of the recent items, and store this many matches an hour.
+    MONITOR_MAX_MATCH_PERCENT: withDefault(
+      z.coerce
+        .number({ error: 'must be a number of percent between 0.1 and 100' })
+        .min(0.1, 'must be at least 0.1 (percent)')
+        .max(100, 'must be at most 100 (percent)')
+        .default(10),
+    ),
+    MONITOR_MATCHES_PER_HOUR: withDefault(count(500, 1, 1_000_000)),
+    // One preview's budget (items verified, milliseconds) and the share of the database's time
+    // all previews together may take.
+    PREVIEW_BUDGET_ITEMS: withDefault(count(2000, 10, 1_000_000)),
+    PREVIEW_BUDGET_MS: withDefault(count(1000, 50, 60_000)),
+    PREVIEW_DB_SHARE_PERCENT: withDefault(count(50, 1, 100)),
+    // Requests one API key may make per minute, in each web process (issue #23).
+    API_KEY_REQUESTS_PER_MINUTE: withDefault(count(600, 1, 1_000_000)),
     // Ingestion (docs/product.md, "Sources"; docs/decisions/0011 and 0012).
     SOURCES: z.preprocess(
       (value) =>

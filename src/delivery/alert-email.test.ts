@@ -31,8 +31,11 @@ const match = (fields: Partial<Match>): Match => ({
   source: 'reddit',
   kind: 'comment',
   title: null,
+  titleHighlights: [],
+  threadTitle: null,
   snippet: 'I <3 pglite & "friends"',
   highlights: [[5, 11]],
+  hitFields: ['body'],
   url: null,
   permalink: 'https://www.reddit.com/r/x/comments/1/y/z/',
   author: 'ada',
@@ -85,4 +88,67 @@ test('a highlight outside the snippet is ignored rather than breaking the text',
     links,
   });
   expect(email.text).toContain('I <3 *pglite* & "friends"');
+});
+
+test("an author's name with a line break stays on its line of the plain-text part", () => {
+  const email = renderAlertEmail({
+    timeZone: 'UTC',
+    monitors: [monitor('a', 'pglite', 1)],
+    listed: [match({ author: 'ada\r\n* Fake entry\u2028https://evil.example' })],
+    total: 1,
+    capReached: null,
+    links,
+  });
+  const meta = email.text.split('\n').find((line) => line.includes('ada'));
+  expect(meta).toBe(
+    '  Reddit · r/PostgreSQL · comment · ada * Fake entry https://evil.example · 10 Jun, 10:00 · hit in the body',
+  );
+  expect(email.text.split('\n').filter((line) => line.startsWith('* '))).toHaveLength(1);
+});
+
+test('a comment is named by its thread; an item of two monitors is one entry naming both', () => {
+  const comment = match({ threadTitle: 'PGlite 1.0', id: '2' });
+  const email = renderAlertEmail({
+    timeZone: 'UTC',
+    monitors: [monitor('a', 'pglite', 1), monitor('b', 'friends', 1)],
+    listed: [comment, { ...comment, id: '3', monitorId: 'b', highlights: [[15, 22]] }],
+    total: 2,
+    capReached: null,
+    links,
+  });
+  expect(email.text.split('\n').filter((line) => line.startsWith('* '))).toEqual([
+    '* on: PGlite 1.0',
+  ]);
+  expect(email.text).toContain('  Caught by “pglite” and “friends”\n');
+  expect(email.text).toContain('I <3 *pglite* & "*friends*"');
+  expect(email.html.split('class="title"')).toHaveLength(2);
+  expect(email.html).toContain(
+    '<p class="title"><a href="https://www.reddit.com/r/x/comments/1/y/z/">on: PGlite 1.0</a></p>',
+  );
+  expect(email.html).toContain('Caught by “pglite” and “friends”');
+});
+
+test('a hit in the title is marked there, and a post without a body has no snippet', () => {
+  const email = renderAlertEmail({
+    timeZone: 'UTC',
+    monitors: [monitor('a', 'pglite', 1)],
+    listed: [
+      match({
+        kind: 'post',
+        title: 'Show HN: PGlite <3',
+        titleHighlights: [[9, 15]],
+        snippet: '',
+        highlights: [],
+        hitFields: ['title'],
+      }),
+    ],
+    total: 1,
+    capReached: null,
+    links,
+  });
+  expect(email.text).toContain(
+    '* Show HN: *PGlite* <3\n  Reddit · r/PostgreSQL · ada · 10 Jun, 10:00 · hit in the title\n  https://',
+  );
+  expect(email.html).toContain('>Show HN: <mark>PGlite</mark> &lt;3</a>');
+  expect(email.html).not.toContain('class="snippet"');
 });

@@ -1,9 +1,13 @@
+import { highlightSegments, type Segment } from '../shared/highlight-segments.ts';
 import type { Match } from '../shared/match.ts';
+import { groupMatchesByItem, type MatchGroup } from '../shared/match-groups.ts';
+import { describeHitFields, matchHeadline } from '../shared/match-view.ts';
 import { formatCommunity, SOURCE_LABELS } from '../shared/sources.ts';
 
 /**
  * The one alert email (docs/product.md, "Delivery"): a plain-text part and an HTML part, matches
  * grouped by monitor, at most `MAX_LISTED` listed, then "and N more" linking to the dashboard.
+ * An item caught by several monitors is one entry, under the first of them, naming them all.
  * The HTML has no remote images, scripts or trackers; it is one column that fits a phone, and
  * declares `color-scheme: light dark` with dark colours for clients that honour
  * `prefers-color-scheme`. Everything that comes from a post or a user is escaped.
@@ -58,13 +62,19 @@ export function renderAlertEmail(input: AlertEmailInput): RenderedEmail {
   };
 }
 
-type Group = { monitor: EmailMonitor & { count: number }; matches: Match[] };
+/** An item of the email: its matches, and the monitors that caught it. */
+type Entry = { item: MatchGroup; caughtBy: EmailMonitor[] };
+type Group = { monitor: EmailMonitor & { count: number }; entries: Entry[] };
 
 function groupByMonitor(input: AlertEmailInput): Group[] {
   const groups = new Map<string, Group>();
-  for (const monitor of input.monitors) groups.set(monitor.id, { monitor, matches: [] });
-  for (const match of input.listed) groups.get(match.monitorId)?.matches.push(match);
-  return [...groups.values()].filter((group) => group.matches.length > 0);
+  for (const monitor of input.monitors) groups.set(monitor.id, { monitor, entries: [] });
+  for (const item of groupMatchesByItem(input.listed)) {
+    const caughtBy = input.monitors.filter((monitor) => item.monitorIds.includes(monitor.id));
+    const home = [...groups.values()].find((group) => item.monitorIds.includes(group.monitor.id));
+    home?.entries.push({ item, caughtBy });
+  }
+  return [...groups.values()].filter((group) => group.entries.length > 0);
 }
 
 function describeWhere(match: Match): string {
@@ -73,6 +83,36 @@ function describeWhere(match: Match): string {
     ? `${source} · ${formatCommunity(match.source, match.community)}`
     : source;
   return match.kind === 'comment' ? `${where} · comment` : where;
+}
+
+/** "Caught by “a” and “b”" when more than one monitor caught the item; null otherwise. */
+function describeCaughtBy(monitors: readonly EmailMonitor[]): string | null {
+  if (monitors.length < 2) return null;
+  const labels = monitors.map((monitor) => `“${monitorLabel(monitor)}”`);
+  const last = labels.pop();
+  return `Caught by ${labels.join(', ')} and ${last}`;
+}
+
+/** The meta line of an entry: site, author, time, where the terms hit. */
+function describeEntry(item: MatchGroup, timeZone: string, author: (name: string) => string) {
+  const match = item.match;
+  const hits = describeHitFields(item.hitFields);
+  return [
+    describeWhere(match),
+    match.author ? author(match.author) : null,
+    formatTime(new Date(match.itemCreatedAt), timeZone),
+    hits ? `hit ${hits}` : null,
+  ].filter((part) => part !== null);
+}
+
+/** The headline and the snippet of an entry, cut at their hits. */
+function entryText(item: MatchGroup): { headline: Segment[]; snippet: Segment[] } {
+  const headline = matchHeadline(item.match);
+  const highlights = item.match.title ? item.titleHighlights : headline.highlights;
+  return {
+    headline: highlightSegments(headline.text, highlights),
+    snippet: highlightSegments(item.snippet, item.highlights),
+  };
 }
 
 function formatTime(date: Date, timeZone: string): string {
@@ -86,11 +126,6 @@ function formatTime(date: Date, timeZone: string): string {
   }).format(date);
 }
 
-function headline(match: Match): string {
-  if (match.title) return match.title;
-  return match.kind === 'comment' ? 'A comment' : 'A post';
-}
-
 function renderText(input: AlertEmailInput, subject: string, groups: Group[], more: number) {
   const lines: string[] = [subject, ''];
   for (const group of groups) {
@@ -101,12 +136,16 @@ function renderText(input: AlertEmailInput, subject: string, groups: Group[], mo
       `   All its matches: ${monitorAlertsUrl(input.links.alerts, group.monitor.id)}`,
       '',
     );
-    for (const match of group.matches) {
-      lines.push(`* ${oneLine(headline(match))}`);
-      lines.push(
-        `  ${describeWhere(match)}${match.author ? ` · ${match.author}` : ''} · ${formatTime(new Date(match.itemCreatedAt), input.timeZone)}`,
-      );
-      lines.push(`  ${oneLine(markText(match))}`);
+    for (const { item, caughtBy } of group.entries) {
+      const match = item.match;
+      const text = entryText(item);
+      lines.push(`* ${oneLine(starred(text.headline))}`);
+      // Every part of a post is one line here, its author's name too: a line break in it would
+      // start a line that reads as part of the email.
+      lines.push(`  ${oneLine(describeEntry(item, input.timeZone, (name) => name).join(' · '))}`);
+      const caught = describeCaughtBy(caughtBy);
+      if (caught) lines.push(`  ${oneLine(caught)}`);
+      if (item.snippet) lines.push(`  ${oneLine(starred(text.snippet))}`);
       lines.push(`  ${match.permalink}`);
       if (match.url && match.url !== match.permalink) lines.push(`  Link: ${match.url}`);
       lines.push('');
@@ -131,27 +170,16 @@ function capNotice(cap: { cap: number; left: number }): string {
   return `You reached today's limit of ${cap.cap} matches by email.${left} in your dashboard only; emails resume tomorrow. A narrower query keeps the emails useful.`;
 }
 
-/** The snippet with its hits wrapped in *stars* for the plain-text part. */
-function markText(match: Match): string {
-  return segments(match)
-    .map((part) => (part.hit ? `*${part.text}*` : part.text))
-    .join('');
+/** Text with its hits wrapped in *stars*, for the plain-text part. */
+function starred(segments: readonly Segment[]): string {
+  return segments.map((part) => (part.hit ? `*${part.text}*` : part.text)).join('');
 }
 
-/** The snippet cut at its highlights; ranges out of bounds or overlapping are ignored. */
-function segments(match: Match): { text: string; hit: boolean }[] {
-  const out: { text: string; hit: boolean }[] = [];
-  const snippet = match.snippet;
-  let at = 0;
-  const ranges = [...match.highlights].sort((a, b) => a[0] - b[0]);
-  for (const [start, end] of ranges) {
-    if (start < at || end <= start || end > snippet.length) continue;
-    if (start > at) out.push({ text: snippet.slice(at, start), hit: false });
-    out.push({ text: snippet.slice(start, end), hit: true });
-    at = end;
-  }
-  if (at < snippet.length) out.push({ text: snippet.slice(at), hit: false });
-  return out;
+/** Text with its hits in `<mark>`, everything escaped, for the HTML part. */
+function marked(segments: readonly Segment[]): string {
+  return segments
+    .map((part) => (part.hit ? `<mark>${escapeHtml(part.text)}</mark>` : escapeHtml(part.text)))
+    .join('');
 }
 
 /** The Alerts page filtered to one monitor (an empty id: every match). */
@@ -159,8 +187,9 @@ export function monitorAlertsUrl(alerts: string, monitorId: string): string {
   return monitorId ? `${alerts}?monitor=${encodeURIComponent(monitorId)}` : alerts;
 }
 
+/** Whitespace runs, line breaks of every kind included (NEL too, which `\s` leaves out), as one space. */
 function oneLine(value: string): string {
-  return value.replace(/\s+/g, ' ').trim();
+  return value.replace(/[\s\u0085]+/gu, ' ').trim();
 }
 
 function clip(value: string, length: number): string {
@@ -232,23 +261,17 @@ function renderHtml(input: AlertEmailInput, subject: string, groups: Group[], mo
       `<h2><a class="group" href="${e(monitorAlertsUrl(input.links.alerts, group.monitor.id))}">${e(monitorLabel(group.monitor))}</a> <span class="meta">· ${group.monitor.count} new</span></h2>`,
       `<p class="query">${e(group.monitor.query)}</p>`,
     );
-    for (const match of group.matches) {
-      const snippet = segments(match)
-        .map((part) => (part.hit ? `<mark>${e(part.text)}</mark>` : e(part.text)))
-        .join('');
+    for (const { item, caughtBy } of group.entries) {
+      const match = item.match;
+      const text = entryText(item);
       const permalink = safeHref(match.permalink);
       const link = safeHref(match.url);
-      const title = permalink
-        ? `<a href="${e(permalink)}">${e(headline(match))}</a>`
-        : e(headline(match));
-      const meta = [
-        describeWhere(match),
-        match.author ? `by ${match.author}` : null,
-        formatTime(new Date(match.itemCreatedAt), input.timeZone),
-      ]
-        .filter(Boolean)
-        .map((part) => e(String(part)))
+      const headline = marked(text.headline);
+      const title = permalink ? `<a href="${e(permalink)}">${headline}</a>` : headline;
+      const meta = describeEntry(item, input.timeZone, (name) => `by ${name}`)
+        .map((part) => e(part))
         .join(' · ');
+      const caught = describeCaughtBy(caughtBy);
       const links = [
         permalink ? `<a href="${e(permalink)}">Open on ${e(SOURCE_LABELS[match.source])}</a>` : '',
         link && link !== permalink ? `<a href="${e(link)}">Linked page</a>` : '',
@@ -257,7 +280,7 @@ function renderHtml(input: AlertEmailInput, subject: string, groups: Group[], mo
         .filter(Boolean)
         .join(' &nbsp;·&nbsp; ');
       body.push(
-        `<div class="match"><p class="title">${title}</p><p class="meta">${meta}</p><p class="snippet">${snippet}</p><p class="links">${links}</p></div>`,
+        `<div class="match"><p class="title">${title}</p><p class="meta">${meta}</p>${caught ? `<p class="meta">${e(caught)}</p>` : ''}${item.snippet ? `<p class="snippet">${marked(text.snippet)}</p>` : ''}<p class="links">${links}</p></div>`,
       );
     }
   }

@@ -6,18 +6,27 @@ import { querySources } from './query-sources.ts';
 
 describe('querySources', () => {
   it.each([
-    ['rust', ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'bluesky']],
+    ['rust', ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'bluesky']],
     ['rust site:hackernews', ['hackernews']],
     ['site:hackernews', ['hackernews']],
     // A DEV tag is a community too.
     ['r/rust release', ['reddit', 'devto']],
     ['r/rust site:reddit', ['reddit']],
     ['subreddit:rust OR site:lobsters', ['reddit', 'lobsters', 'devto']],
-    ['rust -site:reddit', ['hackernews', 'lobsters', 'devto', 'mastodon', 'bluesky']],
-    ['rust -(site:reddit OR site:lobsters OR site:devto)', ['hackernews', 'mastodon', 'bluesky']],
+    ['rust -site:reddit', ['hackernews', 'lobsters', 'devto', 'mastodon', 'github', 'bluesky']],
+    [
+      'rust -(site:reddit OR site:lobsters OR site:devto)',
+      ['hackernews', 'mastodon', 'github', 'bluesky'],
+    ],
     ['site:reddit site:lobsters rust', []],
-    ['rust -subreddit:games', ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'bluesky']],
-    ['rust -author:bot', ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'bluesky']],
+    [
+      'rust -subreddit:games',
+      ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'bluesky'],
+    ],
+    [
+      'rust -author:bot',
+      ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'bluesky'],
+    ],
     ['(site:reddit OR site:hackernews) -site:reddit rust', ['hackernews']],
     ['-(-site:lobsters) rust', ['lobsters']],
     ['title:rust site:lobsters', ['lobsters']],

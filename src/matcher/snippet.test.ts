@@ -45,7 +45,7 @@ describe('createSnippet', () => {
 });
 
 describe('createItemSnippet', () => {
-  it('prefers the body, then the title, then the URL', () => {
+  it('prefers the body, then the URL; never repeats the title', () => {
     expect(
       createItemSnippet({ title: 'T rust', body: 'body rust' }, [
         { field: 'body', start: 5, end: 9 },
@@ -56,9 +56,15 @@ describe('createItemSnippet', () => {
       highlights: [{ start: 5, end: 9 }],
     });
     expect(
-      createItemSnippet({ title: 'T rust', body: '' }, [{ field: 'title', start: 2, end: 6 }])
-        .field,
-    ).toBe('title');
+      createItemSnippet({ title: 'T rust', body: '' }, [{ field: 'title', start: 2, end: 6 }]),
+    ).toEqual({ field: null, text: '', highlights: [] });
+    const linkPost = { title: 'T rust', body: '', url: 'https://rust.example/x' };
+    expect(createItemSnippet(linkPost, [{ field: 'title', start: 2, end: 6 }]).text).toBe('');
+    expect(createItemSnippet(linkPost, [{ field: 'url', start: 8, end: 12 }])).toEqual({
+      field: 'url',
+      text: 'https://rust.example/x',
+      highlights: [{ start: 8, end: 12 }],
+    });
     expect(createItemSnippet({ title: '', body: '', url: 'https://x.io' }, []).field).toBe('url');
   });
 });

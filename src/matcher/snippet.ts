@@ -12,7 +12,8 @@ export interface Snippet {
 }
 
 export interface ItemSnippet extends Snippet {
-  readonly field: ItemField;
+  /** The field cut; null for no snippet (an item of a title alone). */
+  readonly field: ItemField | null;
 }
 
 export const SNIPPET_LENGTH = 300;
@@ -92,7 +93,9 @@ interface SnippetSource {
 
 /**
  * The snippet a match shows under the item's title: the body around its first hit; the start of
- * the body when the hits are elsewhere; the title or the URL when there is no body.
+ * the body when the hits are elsewhere. Without a body: the URL when a hit is in it or there is
+ * no title, else nothing: the title, shown above the snippet with its own hits, is not said
+ * twice (a link post's snippet used to be its title again).
  */
 export function createItemSnippet(
   item: SnippetSource,
@@ -105,8 +108,8 @@ export function createItemSnippet(
     return { field: 'body', ...createSnippet(body, inField('body'), maxLength) };
   }
   const title = item.title ?? '';
-  if (title.trim() !== '' || !item.url) {
-    return { field: 'title', ...createSnippet(title, inField('title'), maxLength) };
+  if (item.url && (inField('url').length > 0 || title.trim() === '')) {
+    return { field: 'url', ...createSnippet(item.url, inField('url'), maxLength) };
   }
-  return { field: 'url', ...createSnippet(item.url, inField('url'), maxLength) };
+  return { field: null, text: '', highlights: [] };
 }

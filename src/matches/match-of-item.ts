@@ -2,6 +2,7 @@ import type { ItemRow } from '../db/schema/items.ts';
 import type { MatchRow } from '../db/schema/matches.ts';
 import type { Highlight } from '../matcher/monitor-index.ts';
 import { createItemSnippet } from '../matcher/snippet.ts';
+import { HIT_FIELDS } from '../shared/match.ts';
 
 /** The item a match is made from: a stored item's fields (its id and fetch time aside). */
 export type MatchedItem = Pick<
@@ -10,6 +11,7 @@ export type MatchedItem = Pick<
   | 'externalId'
   | 'kind'
   | 'title'
+  | 'threadTitle'
   | 'body'
   | 'url'
   | 'permalink'
@@ -25,8 +27,11 @@ export type ItemMatch = Pick<
   | 'externalId'
   | 'kind'
   | 'title'
+  | 'titleHighlights'
+  | 'threadTitle'
   | 'snippet'
   | 'highlights'
+  | 'hitFields'
   | 'url'
   | 'permalink'
   | 'author'
@@ -34,10 +39,13 @@ export type ItemMatch = Pick<
   | 'itemCreatedAt'
 >;
 
+const pair = (range: { start: number; end: number }): [number, number] => [range.start, range.end];
+
 /**
  * The match of an item for a monitor whose query hit it at `highlights` (the matcher's
- * `MonitorIndex.match`): the item's fields, and the snippet around the first hit with the hits
- * inside it. The pipeline stores this; the preview and the sample alerts show it.
+ * `MonitorIndex.match`): the item's fields, the hits in its title (offsets into the title as
+ * stored), the snippet around the first hit with the hits inside it, and the fields hit. The
+ * pipeline stores this; the preview and the sample alerts show it.
  */
 export function matchOfItem(item: MatchedItem, highlights: readonly Highlight[]): ItemMatch {
   const snippet = createItemSnippet(item, highlights);
@@ -46,8 +54,11 @@ export function matchOfItem(item: MatchedItem, highlights: readonly Highlight[])
     externalId: item.externalId,
     kind: item.kind,
     title: item.title,
+    titleHighlights: highlights.filter((hit) => hit.field === 'title').map(pair),
+    threadTitle: item.threadTitle,
     snippet: snippet.text,
-    highlights: snippet.highlights.map((range): [number, number] => [range.start, range.end]),
+    highlights: snippet.highlights.map(pair),
+    hitFields: HIT_FIELDS.filter((field) => highlights.some((hit) => hit.field === field)),
     url: item.url,
     permalink: item.permalink,
     author: item.author,

@@ -21,6 +21,7 @@ export function sampleMatch(input: {
     externalId: 'sample',
     kind: 'post',
     title: input.title,
+    threadTitle: null,
     body: input.body,
     url: null,
     permalink: 'https://news.ycombinator.com/',

@@ -13,6 +13,8 @@ export type MatchNewItemsDeps = {
   readonly events: MatchEvents;
   /** `{ index: k, count: n }`: the shard this index holds; its cursor is kept under "k/n". */
   readonly shard?: { readonly index: number; readonly count: number };
+  /** Most matches a monitor stores in a clock hour (MONITOR_MATCHES_PER_HOUR); none when unset. */
+  readonly matchesPerHour?: number;
 };
 
 export type MatchNewItemsResult = {
@@ -62,7 +64,7 @@ export async function matchNewItems(
         hits.push({ monitorId: hit.monitorId, match: matchOfItem(item, hit.highlights) });
       }
     }
-    announced = await storeMatches(tx, hits);
+    announced = await storeMatches(tx, hits, { matchesPerHour: deps.matchesPerHour });
 
     const last = batch[batch.length - 1]?.id ?? after;
     await tx

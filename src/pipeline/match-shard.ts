@@ -12,6 +12,8 @@ export type MatchShardDeps = {
   readonly events: MatchEvents;
   readonly logger: PipelineLogger;
   readonly shard: { readonly index: number; readonly count: number };
+  /** MONITOR_MATCHES_PER_HOUR (`storeMatches`). */
+  readonly matchesPerHour?: number;
   /** Woken when items are stored or monitors change; the loop also polls every `pollMs`. */
   readonly nudge: Nudge;
   readonly pollMs?: number;
@@ -43,7 +45,13 @@ export async function matchShard(deps: MatchShardDeps, signal: AbortSignal): Pro
         deps.onReady?.(index.size, ms);
       }
       await follower.apply();
-      const result = await matchNewItems({ db, index, events: deps.events, shard });
+      const result = await matchNewItems({
+        db,
+        index,
+        events: deps.events,
+        shard,
+        ...(deps.matchesPerHour ? { matchesPerHour: deps.matchesPerHour } : {}),
+      });
       failures = 0;
       if (!result.more) await deps.nudge.wait(pollMs, signal);
     } catch (error) {

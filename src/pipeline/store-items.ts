@@ -36,8 +36,9 @@ export async function storeItems(db: Database, input: StoreItemsInput): Promise<
     // the lock is released at commit.
     await tx.execute(sql`select pg_advisory_xact_lock(${ADVISORY_LOCKS.itemOrder})`);
     let stored = 0;
-    for (let start = 0; start < input.items.length; start += ROWS_PER_INSERT) {
-      stored += await insertItems(tx, input.items.slice(start, start + ROWS_PER_INSERT));
+    const batch = await withThreadTitles(tx, input.source, input.items);
+    for (let start = 0; start < batch.length; start += ROWS_PER_INSERT) {
+      stored += await insertItems(tx, batch.slice(start, start + ROWS_PER_INSERT));
     }
     if (input.cursor !== undefined) {
       await tx
@@ -53,6 +54,43 @@ export async function storeItems(db: Database, input: StoreItemsInput): Promise<
 }
 
 /**
+ * A comment's thread title, when its site did not name it, from its parent (a post's title, or
+ * the thread title of a comment): stored before, or earlier in the batch, as a site lists a
+ * parent before its replies (Hacker News ids grow, Reddit and DEV trees are read parent first).
+ */
+async function withThreadTitles(
+  tx: Pick<Database, 'execute'>,
+  source: SourceName,
+  batch: readonly NormalisedItem[],
+): Promise<NormalisedItem[]> {
+  const parents = [
+    ...new Set(
+      batch.flatMap((item) =>
+        item.threadTitle === null && item.parentExternalId !== null ? [item.parentExternalId] : [],
+      ),
+    ),
+  ];
+  const threadOf = new Map<string, string | null>();
+  if (parents.length > 0) {
+    const stored = rowsOf<{ external_id: string; thread: string | null }>(
+      await tx.execute(sql`
+        select external_id, case when kind = 'post' then title else thread_title end as thread
+        from ${items}
+        where source = ${source} and external_id = any(${sql.param(parents)}::text[])`),
+    );
+    for (const row of stored) threadOf.set(row.external_id, row.thread);
+  }
+  return batch.map((item) => {
+    let threadTitle = item.threadTitle;
+    if (threadTitle === null && item.parentExternalId !== null) {
+      threadTitle = threadOf.get(item.parentExternalId) ?? null;
+    }
+    threadOf.set(item.externalId, item.kind === 'post' ? item.title : threadTitle);
+    return threadTitle === item.threadTitle ? item : { ...item, threadTitle };
+  });
+}
+
+/**
  * Inserts items as one statement over column arrays (`unnest`), each search document written
  * here; returns how many were new.
  */
@@ -63,9 +101,9 @@ async function insertItems(
   const column = <T>(read: (row: NormalisedItem) => T) => sql.param(rows.map(read));
   const result = await tx.execute(sql`
     insert into ${items} (source, external_id, kind, title, body, url, permalink, author,
-      community, parent_external_id, created_at, search)
+      community, parent_external_id, thread_title, created_at, search)
     select source, external_id, kind, title, body, url, permalink, author, community,
-      parent_external_id, created_at, search_text::tsvector
+      parent_external_id, thread_title, created_at, search_text::tsvector
     from unnest(
       ${column((row) => row.source)}::text[],
       ${column((row) => row.externalId)}::text[],
@@ -77,10 +115,11 @@ async function insertItems(
       ${column((row) => row.author)}::text[],
       ${column((row) => row.community)}::text[],
       ${column((row) => row.parentExternalId)}::text[],
+      ${column((row) => row.threadTitle)}::text[],
       ${column((row) => new Date(row.createdAt).toISOString())}::timestamptz[],
       ${column((row) => searchDocumentLiteral(row.title, row.body, row.url))}::text[]
     ) as r(source, external_id, kind, title, body, url, permalink, author, community,
-      parent_external_id, created_at, search_text)
+      parent_external_id, thread_title, created_at, search_text)
     on conflict (source, external_id) do nothing
     returning 1`);
   return rowsOf(result).length;

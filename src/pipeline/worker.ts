@@ -12,7 +12,8 @@ import { pruneLoop } from './prune.ts';
 import { SourceHealthTracker, writeNotConfigured } from './source-health-tracker.ts';
 
 export type WorkerSettings = SourceSettings &
-  Pick<Config, 'ITEM_RETENTION_DAYS' | 'MATCH_SHARDS' | 'MATCH_SHARDS_PER_WORKER'>;
+  Pick<Config, 'ITEM_RETENTION_DAYS' | 'MATCH_SHARDS' | 'MATCH_SHARDS_PER_WORKER'> &
+  Partial<Pick<Config, 'MONITOR_MATCHES_PER_HOUR'>>;
 
 export type WorkerOptions = {
   readonly config: WorkerSettings;
@@ -102,6 +103,9 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
             events: options.events,
             logger,
             shard: { index, count },
+            ...(config.MONITOR_MATCHES_PER_HOUR
+              ? { matchesPerHour: config.MONITOR_MATCHES_PER_HOUR }
+              : {}),
             nudge: registration.nudge,
             pollMs: options.matchPollMs ?? 500,
             onReady: (monitors, ms) => options.onShardReady?.(`${index}/${count}`, monitors, ms),

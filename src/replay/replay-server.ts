@@ -164,7 +164,7 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
     const body = await readBody(request);
     const answer: ReplayAnswer = site
       ? site.replay.answer(
-          { path: route, query: url.searchParams, wrongType },
+          { path: route, query: url.searchParams, wrongType, headers: request.headers },
           site.records,
           revealOf(site.name),
         )
@@ -175,6 +175,10 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
           : target === 'reddit'
             ? streams.reddit.answer(url, request.headers.authorization, wrongType)
             : streams.lobsters.answer(url.pathname, wrongType);
+    if (answer.status === 304) {
+      response.writeHead(304, answer.headers).end();
+      return;
+    }
     const text = JSON.stringify(answer.body);
     response.writeHead(answer.status, {
       'content-type': 'application/json; charset=utf-8',

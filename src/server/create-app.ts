@@ -1,11 +1,13 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
+import { authenticateApiKey } from '../core/api-keys/authenticate-api-key.ts';
 import { loadServerSecret } from '../db/server-secret.ts';
 import { LiveMatches } from '../matches/live-matches.ts';
 import { MatchEvents } from '../matches/match-events.ts';
 import type { AppDeps } from './app-deps.ts';
-import { createApiRouter, registerAccessTokenScheme } from './http/api-router.ts';
+import { API_DOCS_PATH, createApiDocsPage } from './http/api-docs-page.ts';
+import { createApiRouter, registerSecuritySchemes } from './http/api-router.ts';
 import { createErrorHandler, jsonError } from './http/errors.ts';
 import { warnUntrustedForwarding } from './http/forwarded-warning.ts';
 import { requestLog } from './http/request-log.ts';
@@ -14,6 +16,8 @@ import { analyticsOrigins, createSecurityHeaders } from './http/security-headers
 import { createStaticWeb } from './http/static-web.ts';
 import { unknownApiPathsAnswer404 } from './http/unknown-api-paths.ts';
 import { createStreamTickets, type StreamTickets } from './live/stream-tickets.ts';
+import { createMcpRoutes } from './mcp/create-mcp-routes.ts';
+import { createApiKeyRoutes } from './routes/api-keys.ts';
 import { createEmailAlertRoutes } from './routes/email-alerts.ts';
 import { createEventRoutes, EVENTS_PATH } from './routes/events.ts';
 import { createHealthRoutes } from './routes/health.ts';
@@ -58,7 +62,7 @@ export function createApp(deps: AppDeps) {
 
   const streamTickets = lazyStreamTickets(deps);
   const api = createApiRouter();
-  registerAccessTokenScheme(api);
+  registerSecuritySchemes(api);
   api.onError(onError);
   api.use('*', requestLog(deps.logger));
   api.use(
@@ -79,11 +83,16 @@ export function createApp(deps: AppDeps) {
         redeem: async (ticket) => (await streamTickets()).redeem(ticket),
       },
       trustProxy: deps.config.TRUST_PROXY,
+      apiKeys: {
+        authenticate: (key) => authenticateApiKey({ db: deps.database.db }, key),
+        requestsPerMinute: deps.config.API_KEY_REQUESTS_PER_MINUTE,
+      },
     }),
   );
   api.route('/', createHealthRoutes(deps));
   api.route('/', createPublicConfigRoutes(deps));
   api.route('/', createUserRoutes(deps));
+  api.route('/', createApiKeyRoutes(deps));
   api.route('/', createMonitorRoutes(deps));
   api.route('/', createMatchRoutes(deps));
   const live = new LiveMatches({
@@ -116,6 +125,8 @@ export function createApp(deps: AppDeps) {
   );
   app.route('/api', api);
 
+  app.route(API_DOCS_PATH, createApiDocsPage());
+  app.route('/mcp', createMcpRoutes(deps));
   if (deps.identity.routes) app.route('/idp', deps.identity.routes);
   if (deps.webRoot) app.route('/', createStaticWeb(deps.webRoot));
   return app;

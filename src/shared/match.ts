@@ -23,6 +23,11 @@ function field<Schema extends z.ZodType>(from: MatchFieldSource, schema: Schema)
 }
 const column = <Schema extends z.ZodType>(schema: Schema) => field('column', schema);
 const instant = () => field('instant', z.string());
+const ranges = () => z.array(z.tuple([z.number().int(), z.number().int()]));
+
+/** The fields of an item a monitor's terms can hit. */
+export const HIT_FIELDS = ['title', 'body', 'url'] as const;
+export type HitField = (typeof HIT_FIELDS)[number];
 
 /**
  * A match as the API, the live feed and the webhooks send it: the one list of its fields, in the
@@ -37,10 +42,19 @@ export const matchSchema = z.object({
   source: column(z.enum(SOURCE_NAMES)),
   kind: column(z.enum(['post', 'comment'])),
   title: column(z.string().nullable()),
-  /** About 300 characters of the item around its first hit, as plain text. */
+  /** `[start, end)` UTF-16 offsets of the hits in `title`. */
+  titleHighlights: column(ranges()),
+  /** A comment's thread: the title of the post it belongs to; null for posts and when unknown. */
+  threadTitle: column(z.string().nullable()),
+  /**
+   * About 300 characters of the item's body around its first hit, as plain text; the URL when
+   * there is no body and the hit is in it; '' when there is no body (the title says it all).
+   */
   snippet: column(z.string()),
   /** `[start, end)` UTF-16 offsets of the hits in `snippet`. */
-  highlights: column(z.array(z.tuple([z.number().int(), z.number().int()]))),
+  highlights: column(ranges()),
+  /** Where the monitor's terms hit the item, in this order; empty for matches from before 0016. */
+  hitFields: column(z.array(z.enum(HIT_FIELDS))),
   /** The link of a link post; null for self-posts and comments. */
   url: column(z.string().nullable()),
   /** The item on its site. */
@@ -87,6 +101,11 @@ export const listMatchesQuerySchema = z.strictObject({
     .default(50),
 });
 export type ListMatchesQuery = z.infer<typeof listMatchesQuerySchema>;
+
+/** A match's id as the API takes it (path parameter, MCP argument). */
+/** A match's id as it appears in paths and bodies: its row id, in decimal. */
+export const MATCH_ID_PATTERN = /^[1-9][0-9]{0,15}$/;
+export const matchIdSchema = z.string().regex(MATCH_ID_PATTERN, 'must be an alert id');
 
 export const updateMatchBodySchema = z.strictObject({ read: z.boolean() });
 export type UpdateMatchBody = z.infer<typeof updateMatchBodySchema>;

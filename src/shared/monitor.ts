@@ -35,6 +35,13 @@ export const monitorSchema = z.object({
   lastMatchAt: z.string().nullable(),
   /** The monitor's webhook (docs/webhooks.md), or null. */
   webhook: monitorWebhookSchema.nullable(),
+  /**
+   * Set while this clock hour's matches reached MONITOR_MATCHES_PER_HOUR: `stored` were kept,
+   * `dropped` more were not stored, and matching is stored again from `resumesAt` (ISO 8601).
+   */
+  cappedThisHour: z
+    .object({ stored: z.number().int(), dropped: z.number().int(), resumesAt: z.string() })
+    .nullable(),
 });
 export type Monitor = z.infer<typeof monitorSchema>;
 
@@ -83,14 +90,24 @@ export type PreviewMonitorBody = z.infer<typeof previewMonitorBodySchema>;
  * What a query would have found in the stored items of the last 7 days. `items` are the newest
  * (at most 20), shaped as matches (`id` is the item's, `monitorId` empty, `read` false); `perDay`
  * is the expected alerts a day, from the `coveredHours` of items stored from the chosen sites
- * (up to 7 days; 0 when none). `estimated` is true when so many items hold the query's words
- * that the count was extrapolated from the newest of them.
+ * (up to 7 days; 0 when none). `estimated` is true when the preview's budget ran out before the
+ * week did (so many items hold the query's words): `count` is then the matches of the newest
+ * `basis.hoursExamined` hours (`basis.itemsExamined` candidates), scaled to `coveredHours`.
  */
 export const monitorPreviewSchema = z.object({
   count: z.number().int(),
   perDay: z.number(),
   coveredHours: z.number().nonnegative(),
   estimated: z.boolean(),
+  /** What an estimate rests on; null when every candidate of the week was verified. */
+  basis: z
+    .object({
+      itemsExamined: z.number().int(),
+      hoursExamined: z.number().nonnegative(),
+      /** Which budget ran out: candidates verified, or time. */
+      stoppedBy: z.enum(['items', 'time']),
+    })
+    .nullable(),
   items: z.array(matchSchema),
 });
 export type MonitorPreview = z.infer<typeof monitorPreviewSchema>;

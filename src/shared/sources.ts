@@ -84,6 +84,17 @@ export const SOURCE_DESCRIPTORS = [
     howToConfigure: null,
   }),
   describe({
+    name: 'github',
+    label: 'GitHub',
+    aliases: ['gh', 'github.com'],
+    icon: 'G',
+    colour: '#1f2937',
+    // The repository (`owner/name`) is the community; `r/` names subreddits and tags, not repositories.
+    communityPrefix: '',
+    defaultPollSeconds: 60,
+    howToConfigure: null,
+  }),
+  describe({
     name: 'bluesky',
     label: 'Bluesky',
     aliases: ['bsky', 'bsky.app', 'bsky.social'],

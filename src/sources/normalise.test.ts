@@ -103,6 +103,7 @@ describe('normaliseHackerNewsItem', () => {
       author: 'dhouston',
       community: null,
       parentExternalId: null,
+      threadTitle: null,
       createdAt: '2007-04-04T19:16:40.000Z', // time 1175714200
     });
   });
@@ -113,6 +114,8 @@ describe('normaliseHackerNewsItem', () => {
       title: null,
       url: null,
       parentExternalId: '2921506',
+      // Firebase names only the parent: the pipeline finds the thread (storeItems).
+      threadTitle: null,
       body: expect.stringContaining('compliments.\n\nTell you what'),
     });
   });
@@ -150,6 +153,7 @@ describe('normaliseRedditListing', () => {
       author: 'Mametaro',
       community: 'coins',
       parentExternalId: 't3_5jffj1',
+      threadTitle: "What's this?",
       createdAt: '2016-12-22T02:17:20.000Z',
     });
     expect(items[0]!.body).toContain('In case you want to know more: http://www.mint.go.jp/');
@@ -222,6 +226,7 @@ describe('normaliseLobstersResponse', () => {
       author: 'technomancy',
       community: null,
       parentExternalId: null,
+      threadTitle: null,
       createdAt: '2025-02-13T19:30:54.000Z',
     });
   });
@@ -239,9 +244,13 @@ describe('normaliseLobstersResponse', () => {
     expect(byId(items, 'ncdsfc')).toMatchObject({
       kind: 'comment',
       parentExternalId: 'tdfoqh',
+      threadTitle: "Ranking comments by sum of replies' scores",
       author: 'dpercy',
     });
-    expect(byId(items, 'pcvbcd')).toMatchObject({ parentExternalId: 'm3wyu5' });
+    expect(byId(items, 'pcvbcd')).toMatchObject({
+      parentExternalId: 'm3wyu5',
+      threadTitle: "Ranking comments by sum of replies' scores",
+    });
     expect(byId(items, 'm3wyu5')).toMatchObject({
       author: 'friendlysock',
       permalink: 'https://lobste.rs/s/tdfoqh/ranking_comments_by_sum_replies_scores#c_m3wyu5',

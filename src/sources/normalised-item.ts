@@ -21,6 +21,12 @@ export const normalisedItemSchema = z.object({
   /** The subreddit; null on Hacker News and Lobsters. */
   community: z.string().nullable(),
   parentExternalId: z.string().nullable(),
+  /**
+   * A comment's thread: the title of the post it belongs to, when the site's answer names it
+   * (Reddit's `link_title`, the Lobsters story read with its comments); else null, and the
+   * pipeline takes it from the stored parent (`storeItems`). Null for posts.
+   */
+  threadTitle: z.string().nullable(),
   /** ISO 8601, UTC. */
   createdAt: z.string(),
 });

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { SOURCE_NAMES, type SourceName } from '../shared/sources.ts';
 import { blueskyPlugin } from './bluesky/plugin.ts';
 import { devtoPlugin } from './devto/plugin.ts';
+import { githubPlugin } from './github/plugin.ts';
 import { hackerNewsPlugin } from './hacker-news/plugin.ts';
 import { lobstersPlugin } from './lobsters/plugin.ts';
 import { mastodonPlugin } from './mastodon/plugin.ts';
@@ -20,6 +21,7 @@ export const SOURCE_PLUGINS = [
   lobstersPlugin,
   devtoPlugin,
   mastodonPlugin,
+  githubPlugin,
   blueskyPlugin,
 ] as const;
 

@@ -39,6 +39,8 @@ export type ReplaySite = {
       readonly path: string;
       readonly query: URLSearchParams;
       readonly wrongType: boolean;
+      /** The request's headers, lower case (a conditional request's `if-none-match`). */
+      readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
     },
     records: readonly RawRecord[],
     clock: ReplayClock,

@@ -120,7 +120,8 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
     await page.getByTestId('new-matches-pill').click();
     const first = page.getByTestId('match-card').filter({ hasText: 'Zigzag 2.0 released' });
     await first.waitFor();
-    expect(await first.getByTestId('hit').allTextContents()).toEqual(['zigzag']);
+    // Hit in the title and in the body: marked in both.
+    expect(await first.getByTestId('hit').allTextContents()).toEqual(['Zigzag', 'zigzag']);
     await page.getByTestId('unread-count').getByText('1').waitFor();
 
     // Untrusted content stays text: an HTML body and a javascript: URL.

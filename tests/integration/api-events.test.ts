@@ -98,7 +98,7 @@ describe('/api/events', () => {
     expect(Date.now() - committed).toBeLessThan(1000);
     const match = matchSchema.parse(JSON.parse(event.data));
     expect(match).toMatchObject({ title: 'The livewire story', monitorId: alice.monitor.id });
-    expect(match.highlights).toEqual([[4, 12]]);
+    expect(match.titleHighlights).toEqual([[4, 12]]);
     expect(event.id).toBe(match.id);
 
     // Heartbeats keep the connection open; nothing of Alice's reached Bob.

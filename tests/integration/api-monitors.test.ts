@@ -47,6 +47,7 @@ describe('/api/monitors', () => {
       matchCount: 0,
       lastMatchAt: null,
       webhook: null,
+      cappedThisHour: null,
     });
     const second = await create(token, {
       query: '"open source" -hiring',

@@ -42,7 +42,8 @@ test('instant: ten matches within five seconds make one email, a minute after th
   const mail = await sink().waitForMail(user.email);
   expect(mail.subject).toBe('10 new mentions of “pglite”');
   for (let i = 0; i < 10; i++) {
-    expect(mail.text).toContain(`PGlite release ${i} is out`);
+    // A hit in the title is marked there; a post of a title alone has no snippet repeating it.
+    expect(mail.text).toContain(`* *PGlite* release ${i} is out\n  Hacker News · pg · `);
     expect(mail.html).toContain(`<mark>PGlite</mark> release ${i} is out`);
   }
   // Each match and the group link to the Alerts page filtered to this monitor.
@@ -217,7 +218,7 @@ test('at most 50 matches are listed in one email, then "and N more"', async () =
   await h.pass();
   const mail = await sink().waitForMail(user.email);
   expect(mail.subject).toBe('120 new mentions of “zig”');
-  expect(mail.text.match(/^\* Zig tip number/gm)).toHaveLength(50);
+  expect(mail.text.match(/^\* \*Zig\* tip number/gm)).toHaveLength(50);
   expect(mail.html.match(/class="match"/g)).toHaveLength(50);
   expect(mail.text).toContain('…and 70 more');
   expect(mail.html).toContain('…and 70 more in your dashboard');
@@ -299,7 +300,12 @@ test('"send me a test email" queues one through the outbox, at most one a minute
   expect(header(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
   // The sample went through the matcher: the hit is the word the sample monitor names.
   expect(mail.html).toContain('looks like: <mark>PGlite</mark> runs Postgres in WebAssembly.');
-  expect(mail.html.match(/<mark>[^<]*<\/mark>/g)).toEqual(['<mark>PGlite</mark>']);
+  // …in the sample's title and in its text.
+  expect(mail.html).toContain('>Show HN: Postgres in the browser with <mark>PGlite</mark></a>');
+  expect(mail.html.match(/<mark>[^<]*<\/mark>/g)).toEqual([
+    '<mark>PGlite</mark>',
+    '<mark>PGlite</mark>',
+  ]);
   expect(mail.text).toContain('looks like: *PGlite* runs Postgres in WebAssembly.');
   expect(mail.text).not.toContain('Postg*');
   expect(sink().pending(person.email)).toHaveLength(0);

@@ -95,6 +95,7 @@ test('the process killed with kill -9 mid-drain: after a restart every email is 
       author: 'pg',
       community: null,
       parentExternalId: null,
+      threadTitle: null,
       createdAt: new Date().toISOString(),
     })),
   });

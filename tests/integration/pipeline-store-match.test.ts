@@ -34,6 +34,7 @@ function item(externalId: string, title: string, body = ''): NormalisedItem {
     author: 'pg',
     community: null,
     parentExternalId: null,
+    threadTitle: null,
     createdAt: '2026-11-24T10:00:00.000Z',
   };
 }
@@ -73,8 +74,11 @@ test('items are stored once, matched once per monitor (never a paused one), coun
   expect(await readBack(heard[0])).toMatchObject({
     monitorId: rust?.id,
     title: 'Rust 2.0 is out',
-    // No body: the title is the snippet, with its hit.
-    highlights: [[0, 4]],
+    // No body: the hit is in the title, and the snippet does not repeat it.
+    titleHighlights: [[0, 4]],
+    snippet: '',
+    highlights: [],
+    hitFields: ['title'],
   });
 
   // Nothing new: nothing matched again, even when the same items come once more.

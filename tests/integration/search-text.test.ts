@@ -101,6 +101,7 @@ test('the documents written with items and matches are the SQL fold of their col
       author: 'Ærøskøbing',
       community: null,
       parentExternalId: null,
+      threadTitle: null,
       createdAt: new Date().toISOString(),
     })),
   });

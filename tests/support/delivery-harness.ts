@@ -33,6 +33,8 @@ export type DeliveryHarness = {
   ): Promise<{ id: string }>;
   /** Stores posts with these titles and runs the matcher, as the pipeline does. */
   publish(titles: readonly string[], overrides?: Partial<NormalisedItem>): Promise<number>;
+  /** Stores these items (one site's batch) and runs the matcher, as the pipeline does. */
+  publishItems(items: readonly NormalisedItem[]): Promise<number>;
   /** One delivery pass at the current clock: decide, then send. */
   pass(): Promise<void>;
   close(): Promise<void>;
@@ -61,6 +63,17 @@ export async function startDeliveryHarness(
     logger,
   };
   const events = new MatchEvents();
+  const publishItems = async (items: readonly NormalisedItem[]) => {
+    await storeItems(db, { source: items[0]?.source ?? 'hackernews', items });
+    const index = await loadMonitorIndex(db);
+    let made = 0;
+    for (;;) {
+      const result = await matchNewItems({ db, index, events });
+      made += result.matches;
+      if (!result.more) break;
+    }
+    return made;
+  };
   return {
     app,
     db,
@@ -85,7 +98,8 @@ export async function startDeliveryHarness(
       });
       return { id: row.id };
     },
-    async publish(titles, overrides = {}) {
+    publishItems,
+    publish(titles, overrides = {}) {
       const items = titles.map((title): NormalisedItem => {
         sequence += 1;
         const externalId = `${Date.now().toString(36)}-${sequence}`;
@@ -100,19 +114,12 @@ export async function startDeliveryHarness(
           author: 'pg',
           community: null,
           parentExternalId: null,
+          threadTitle: null,
           createdAt: new Date(manual.now()).toISOString(),
           ...overrides,
         };
       });
-      await storeItems(db, { source: 'hackernews', items });
-      const index = await loadMonitorIndex(db);
-      let made = 0;
-      for (;;) {
-        const result = await matchNewItems({ db, index, events });
-        made += result.matches;
-        if (!result.more) break;
-      }
-      return made;
+      return publishItems(items);
     },
     pass: () => runDeliveryPass(ctx),
     async close() {

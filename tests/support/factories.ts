@@ -88,7 +88,7 @@ export async function createItem(
 
 /**
  * The match of `item` by `monitor`, copying the item's fields as the pipeline does; the snippet is
- * the title with no highlight unless given.
+ * the body with no highlight unless given.
  */
 export async function createMatch(
   db: Database,
@@ -102,7 +102,8 @@ export async function createMatch(
     externalId: item.externalId,
     kind: item.kind,
     title: item.title,
-    snippet: item.title ?? item.body,
+    threadTitle: item.threadTitle,
+    snippet: item.body,
     highlights: [],
     url: item.url,
     permalink: item.permalink,

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { DatabaseHandle } from '../../src/db/client.ts';
 import type { MatchEvents } from '../../src/matches/match-events.ts';
 import { loadMonitorIndex } from '../../src/pipeline/load-monitor-index.ts';
@@ -29,6 +31,7 @@ export function testItem(overrides: Partial<NormalisedItem> = {}): NormalisedIte
     author: 'someone',
     community: source === 'reddit' ? 'test' : null,
     parentExternalId: null,
+    threadTitle: null,
     createdAt: new Date(Date.now() - 3_600_000).toISOString(),
     ...overrides,
   };
@@ -42,6 +45,7 @@ export function testItem(overrides: Partial<NormalisedItem> = {}): NormalisedIte
 export async function deliverItems(
   ctx: { database: DatabaseHandle; matchEvents: MatchEvents },
   items: readonly NormalisedItem[],
+  options: { matchesPerHour?: number } = {},
 ): Promise<{ matches: number }> {
   const db = ctx.database.db;
   const bySource = new Map<SourceName, NormalisedItem[]>();
@@ -50,8 +54,30 @@ export async function deliverItems(
   const index = await loadMonitorIndex(db);
   let matches = 0;
   for (;;) {
-    const result = await matchNewItems({ db, index, events: ctx.matchEvents }, { limit: 2000 });
+    const result = await matchNewItems(
+      { db, index, events: ctx.matchEvents, ...options },
+      { limit: 2000 },
+    );
     matches += result.matches;
     if (!result.more) return { matches };
   }
 }
+
+/**
+ * The recorded items of tests/fixtures/items (real Hacker News, Reddit and Lobsters posts and
+ * comments), the newest `count` of them moved into the last `days` days, evenly spread.
+ */
+export function recordedItems(count: number, days = 6): NormalisedItem[] {
+  const lines = readFileSync(RECORDED_ITEMS, 'utf8').split('\n').filter(Boolean);
+  const now = Date.now();
+  return lines.slice(0, count).map((line, i) => {
+    const item = JSON.parse(line) as NormalisedItem & { id?: string };
+    const { id: _id, ...rest } = item;
+    return {
+      ...rest,
+      createdAt: new Date(now - ((i + 0.5) / count) * days * 86_400_000).toISOString(),
+    };
+  });
+}
+
+const RECORDED_ITEMS = path.join(import.meta.dirname, '..', 'fixtures', 'items', 'items.jsonl');

@@ -23,6 +23,7 @@ export function replayEnv(
     LOBSTERS_POLL_SECONDS: '0.1',
     DEVTO_POLL_SECONDS: '0.1',
     MASTODON_POLL_SECONDS: '0.1',
+    GITHUB_POLL_SECONDS: '0.1',
     BLUESKY_POLL_SECONDS: '0.1',
     SOURCE_TIMEOUT_SECONDS: '0.5',
     ...overrides,

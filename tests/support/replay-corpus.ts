@@ -6,6 +6,7 @@ import {
   normaliseLobstersComment,
   normaliseLobstersStory,
 } from '../../src/sources/lobsters/normalise.ts';
+import type { NormalisedItem } from '../../src/sources/normalised-item.ts';
 import { normaliseRedditThing } from '../../src/sources/reddit/normalise.ts';
 import { REPLAY_SITES } from '../../src/sources/registry.ts';
 
@@ -16,6 +17,15 @@ let cached: ReplayCorpus | null = null;
 export function recordedCorpus(): ReplayCorpus {
   cached ??= loadReplayCorpus(RECORDED_DIR);
   return cached;
+}
+
+/** A recorded Hacker News item (hn-items.jsonl) as its connector normalises it. */
+export function recordedHackerNewsItem(id: number): NormalisedItem {
+  const result = normaliseHackerNewsItem(
+    recordedCorpus().hackernews.find((item) => item.id === id),
+  );
+  if (result.status !== 'item') throw new Error(`recorded item ${id} is not an item`);
+  return result.item;
 }
 
 /**

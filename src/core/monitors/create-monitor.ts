@@ -1,34 +1,27 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
 import { monitors } from '../../db/schema/monitors.ts';
-import { users } from '../../db/schema/users.ts';
 import type { CreateMonitorBody, Monitor } from '../../shared/monitor.ts';
-import { ConflictError, NotFoundError } from '../errors.ts';
+import { ConflictError } from '../errors.ts';
+import { lockUserRecord } from '../users/lock-user-record.ts';
+import { type BreadthContext, checkMonitorBreadth } from './check-monitor-breadth.ts';
 import { checkMonitorQuery } from './check-monitor-query.ts';
 import { storedMonitorSources } from './monitor-sources.ts';
 import { toMonitor } from './to-monitor.ts';
 
 /**
- * Saves a new monitor after checking its query. The user's row is locked for the count, so two
+ * Saves a new monitor after checking its query: it parses, and it would not match more than
+ * `MONITOR_MAX_MATCH_PERCENT` of the recent items (`checkMonitorBreadth`). The user's row is locked for the count, so two
  * creates at once cannot pass the limit together. The workers learn of it through the
  * `monitor_changes` trigger.
  */
 export async function createMonitor(
-  ctx: { db: Database; maxMonitorsPerUser: number },
+  ctx: BreadthContext & { maxMonitorsPerUser: number },
   input: { userId: string; body: CreateMonitorBody },
 ): Promise<Monitor> {
-  checkMonitorQuery(input.body.query);
+  const ast = checkMonitorQuery(input.body.query);
+  await checkMonitorBreadth(ctx, { ast, sources: input.body.sources });
   return ctx.db.transaction(async (tx) => {
-    const [user] = await tx
-      .select({ id: users.id })
-      .from(users)
-      .where(eq(users.id, input.userId))
-      .for('update');
-    if (!user) {
-      throw new NotFoundError(
-        'There is no user record for this account yet. POST /api/user creates it.',
-      );
-    }
+    await lockUserRecord(tx, input.userId);
     const [counted] = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(monitors)

@@ -9,15 +9,16 @@ import { matchOfItem } from '../../matches/match-of-item.ts';
 import { toMatch } from '../../matches/to-match.ts';
 import type { Match } from '../../shared/match.ts';
 import type { MonitorPreview, PreviewMonitorBody } from '../../shared/monitor.ts';
-import { SOURCE_NAMES } from '../../shared/sources.ts';
+import { SOURCE_NAMES, type SourceName } from '../../shared/sources.ts';
 import { checkMonitorQuery } from './check-monitor-query.ts';
+import { type ScanContext, scanRecentItems } from './scan-recent-items.ts';
 
 export const PREVIEW_DAYS = 7;
 const PREVIEW_ITEMS = 20;
-/** Candidates verified at most; beyond, the count is extrapolated from the newest of them. */
-const MAX_CANDIDATES = 3000;
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
+
+export type PreviewContext = ScanContext & { now?: () => Date };
 
 /**
  * What a query would have found in the stored items of the last 7 days, and how many alerts a
@@ -26,62 +27,67 @@ const HOUR_MS = 3_600_000;
  * candidates, not the items stored); the matcher then verifies each, exactly as the pipeline
  * would. A query whose anchors full-text search cannot see (a word in a script it folds away)
  * is verified on the newest items of the week instead.
+ *
+ * The candidates are read newest first, a page a step through the previews' gate, until the
+ * week is done or the budget is spent (docs/decisions/XXXX-preview-budget.md). Then the count
+ * is the matches of the hours read, scaled to the hours the sites' items cover, and the answer
+ * says so (`estimated`, `basis`).
  */
 export async function previewMonitor(
-  ctx: { db: Database; now?: () => Date },
+  ctx: PreviewContext,
   input: PreviewMonitorBody,
 ): Promise<MonitorPreview> {
   const ast = checkMonitorQuery(input.query);
   const sources = input.sources ?? [...SOURCE_NAMES];
   const now = ctx.now?.() ?? new Date();
   const since = new Date(now.getTime() - PREVIEW_DAYS * DAY_MS);
-
   const prefilter = anchorCondition(ast);
-  const where = and(
-    gt(items.createdAt, since),
-    inArray(items.source, sources),
-    ...(prefilter ? [prefilter] : []),
-  );
-  const [candidates, [oldest]] = await Promise.all([
-    ctx.db
-      .select(itemColumns)
-      .from(items)
-      .where(where)
-      .orderBy(desc(items.createdAt), desc(items.id))
-      .limit(MAX_CANDIDATES + 1),
-    ctx.db
-      .select({ at: sql<Date | string | null>`min(${items.createdAt})` })
-      .from(items)
-      .where(and(gt(items.createdAt, since), inArray(items.source, sources))),
-  ]);
-
   const index = createMonitorIndex();
   index.add('preview', ast, { sources });
-  const truncated = candidates.length > MAX_CANDIDATES;
-  const checked = truncated ? candidates.slice(0, MAX_CANDIDATES) : candidates;
+
   let found = 0;
   const shown: Match[] = [];
-  for (const item of checked) {
-    const [hit] = index.match(item);
-    if (!hit) continue;
-    found++;
-    if (shown.length < PREVIEW_ITEMS) shown.push(previewMatch(item, hit.highlights, now));
-  }
+  const scan = await scanRecentItems(
+    ctx,
+    { since, sources, ...(prefilter ? { where: prefilter } : {}) },
+    (item) => {
+      const [hit] = index.match(item);
+      if (!hit) return;
+      found++;
+      if (shown.length < PREVIEW_ITEMS) shown.push(previewMatch(item, hit.highlights, now));
+    },
+  );
+  const [oldest] = await ctx.gate.step(
+    () =>
+      ctx.db
+        .select({ at: sql<Date | string | null>`min(${items.createdAt})` })
+        .from(items)
+        .where(and(gt(items.createdAt, since), inArray(items.source, sources))),
+    ctx.signal,
+  );
 
-  let count = found;
-  if (truncated) {
-    const [total] = await ctx.db.select({ n: sql<number>`count(*)::int` }).from(items).where(where);
-    count = Math.round((found / checked.length) * (total?.n ?? checked.length));
-  }
   // The sites' items stored may cover less than a week (a new installation, a site just set
   // up): the forecast divides by what they cover (an hour at least) and says what that is.
   const oldestAt = oldest?.at ? new Date(oldest.at).getTime() : now.getTime();
   const coveredMs = Math.min(PREVIEW_DAYS * DAY_MS, Math.max(0, now.getTime() - oldestAt));
+  let count = found;
+  let basis: MonitorPreview['basis'] = null;
+  if (scan.stoppedBy) {
+    // The hours read are the newest; their rate of matches stands for the rest of the week.
+    const readMs = Math.max(HOUR_MS / 60, now.getTime() - (scan.oldestReadAt ?? now.getTime()));
+    count = Math.max(found, Math.round(found * Math.max(1, coveredMs / readMs)));
+    basis = {
+      itemsExamined: scan.examined,
+      hoursExamined: Math.round((readMs / HOUR_MS) * 10) / 10,
+      stoppedBy: scan.stoppedBy,
+    };
+  }
   return {
     count,
     perDay: Math.round((count / (Math.max(coveredMs, HOUR_MS) / DAY_MS)) * 10) / 10,
     coveredHours: Math.round((coveredMs / HOUR_MS) * 10) / 10,
-    estimated: truncated,
+    estimated: basis !== null,
+    basis,
     items: shown,
   };
 }

@@ -6,8 +6,14 @@ import type { Monitor } from '../../shared/monitor.ts';
 import { toMonitorWebhook } from '../webhooks/set-monitor-webhook.ts';
 import { shownMonitorSources } from './monitor-sources.ts';
 
+const HOUR_MS = 3_600_000;
+
 /** The wire shape of a `monitors` row, with its webhook row if it has one. */
-export function toMonitor(row: MonitorRow, webhook: MonitorWebhookRow | null = null): Monitor {
+export function toMonitor(
+  row: MonitorRow,
+  webhook: MonitorWebhookRow | null = null,
+  now: Date = new Date(),
+): Monitor {
   return {
     id: row.id,
     name: row.name,
@@ -21,6 +27,20 @@ export function toMonitor(row: MonitorRow, webhook: MonitorWebhookRow | null = n
     matchCount: row.matchCount,
     lastMatchAt: row.lastMatchAt?.toISOString() ?? null,
     webhook: webhook ? toMonitorWebhook(webhook) : null,
+    cappedThisHour: cappedThisHour(row, now),
+  };
+}
+
+/** The hourly cap's notice: set while the current clock hour has left matches out. */
+function cappedThisHour(row: MonitorRow, now: Date): Monitor['cappedThisHour'] {
+  const started = row.hourStartedAt?.getTime();
+  if (started === undefined || row.hourDropped === 0) return null;
+  const ends = started + HOUR_MS;
+  if (now.getTime() >= ends) return null;
+  return {
+    stored: row.hourMatches,
+    dropped: row.hourDropped,
+    resumesAt: new Date(ends).toISOString(),
   };
 }
 

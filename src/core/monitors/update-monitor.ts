@@ -1,25 +1,29 @@
 import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../config/env.ts';
-import type { Database } from '../../db/client.ts';
 import { monitorWebhooks } from '../../db/schema/delivery.ts';
 import { monitors } from '../../db/schema/monitors.ts';
 import type { Monitor, UpdateMonitorBody } from '../../shared/monitor.ts';
 import { setMonitorWebhook } from '../webhooks/set-monitor-webhook.ts';
+import { type BreadthContext, checkMonitorBreadth } from './check-monitor-breadth.ts';
 import { checkMonitorQuery } from './check-monitor-query.ts';
 import { monitorNotFound } from './get-monitor.ts';
 import { storedMonitorSources } from './monitor-sources.ts';
 import { toMonitor } from './to-monitor.ts';
 
 /**
- * Changes any of a monitor's fields; a new query is checked like a new monitor's. `webhook` sets,
+ * Changes any of a monitor's fields; a new query is checked like a new monitor's (its breadth
+ * over the sites given with it, or every site). `webhook` sets,
  * replaces or (null) removes its webhook (docs/webhooks.md), checked before anything is written.
  */
 export async function updateMonitor(
-  ctx: { db: Database; config: Pick<Config, 'WEBHOOK_ALLOW_PRIVATE'> },
+  ctx: BreadthContext & { config: Pick<Config, 'WEBHOOK_ALLOW_PRIVATE'> },
   input: { userId: string; monitorId: string; changes: UpdateMonitorBody },
 ): Promise<Monitor> {
   const { webhook, ...changes } = input.changes;
-  if (changes.query !== undefined) checkMonitorQuery(changes.query);
+  if (changes.query !== undefined) {
+    const ast = checkMonitorQuery(changes.query);
+    await checkMonitorBreadth(ctx, { ast, sources: changes.sources });
+  }
   if (webhook !== undefined) {
     await setMonitorWebhook(ctx, { userId: input.userId, monitorId: input.monitorId, webhook });
   }

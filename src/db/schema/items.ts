@@ -34,6 +34,8 @@ export const items = pgTable(
     author: text('author'),
     community: text('community'),
     parentExternalId: text('parent_external_id'),
+    /** A comment's thread: the title of the post it belongs to, when known (`storeItems`). */
+    threadTitle: text('thread_title'),
     createdAt: at('created_at').notNull(),
     fetchedAt: at('fetched_at').notNull().defaultNow(),
     /** The folded title, body and URL the monitor preview searches: `searchDocument` (search-text.ts). */
@@ -41,7 +43,8 @@ export const items = pgTable(
   },
   (table) => [
     uniqueIndex('items_source_external_id_idx').on(table.source, table.externalId),
-    index('items_created_at_idx').on(table.createdAt),
+    // Newest first, in the order the preview's windows read them (migration 0013).
+    index('items_created_at_id_idx').on(table.createdAt, table.id),
     // The monitor preview's prefilter (docs/decisions/0013-…).
     index('items_search_idx').using('gin', table.search),
     check('items_kind_check', sql`${table.kind} in ('post', 'comment')`),

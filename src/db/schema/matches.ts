@@ -11,6 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { HitField } from '../../shared/match.ts';
 import type { SourceName } from '../../shared/sources.ts';
 import { monitors } from './monitors.ts';
 
@@ -38,8 +39,14 @@ export const matches = pgTable(
     externalId: text('external_id').notNull(),
     kind: text('kind', { enum: ['post', 'comment'] }).notNull(),
     title: text('title'),
+    /** A comment's thread title (the post it belongs to); null for posts and when unknown. */
+    threadTitle: text('thread_title'),
     snippet: text('snippet').notNull(),
     highlights: jsonb('highlights').$type<[number, number][]>().notNull(),
+    /** `[start, end)` offsets of the hits in `title`. */
+    titleHighlights: jsonb('title_highlights').$type<[number, number][]>().notNull().default([]),
+    /** Where the monitor's terms hit the item: some of 'title', 'body', 'url', in that order. */
+    hitFields: jsonb('hit_fields').$type<HitField[]>().notNull().default([]),
     url: text('url'),
     permalink: text('permalink').notNull(),
     author: text('author'),

@@ -36,6 +36,11 @@ export const monitors = pgTable(
     emailMuted: boolean('email_muted').notNull().default(false),
     matchCount: integer('match_count').notNull().default(0),
     lastMatchAt: at('last_match_at'),
+    // The clock hour being counted (its start), the matches stored in it and those left out
+    // beyond MONITOR_MATCHES_PER_HOUR (migration 0013), kept by storeMatches.
+    hourStartedAt: at('hour_started_at'),
+    hourMatches: integer('hour_matches').notNull().default(0),
+    hourDropped: integer('hour_dropped').notNull().default(0),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },

@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import type { WebhookKind } from '../../db/schema/delivery.ts';
+import { highlightSegments } from '../../shared/highlight-segments.ts';
 import type { Match } from '../../shared/match.ts';
+import { describeHitFields, matchHeadline } from '../../shared/match-view.ts';
 import { formatCommunity, SOURCE_LABELS } from '../../shared/sources.ts';
 import { alertSubject, type EmailMonitor, monitorLabel } from '../alert-email.ts';
 
@@ -45,23 +47,20 @@ function where(match: Match): string {
   const place = match.community
     ? `${source} · ${formatCommunity(match.source, match.community)}`
     : source;
-  return match.author ? `${place} · ${match.author}` : place;
+  const hits = describeHitFields(match.hitFields);
+  return [place, match.author, hits ? `hit ${hits}` : null].filter(Boolean).join(' · ');
 }
 
+/** The post's title, or the thread a comment belongs to ("on: …"). */
 function headline(match: Match): string {
-  return match.title ?? (match.kind === 'comment' ? 'A comment' : 'A post');
+  return matchHeadline(match).text;
 }
 
 /** The snippet with each highlight passed through `mark`, the rest through `plain`. */
 function marked(match: Match, plain: (s: string) => string, mark: (s: string) => string) {
-  let out = '';
-  let at = 0;
-  for (const [start, end] of [...match.highlights].sort((a, b) => a[0] - b[0])) {
-    if (start < at || end <= start || end > match.snippet.length) continue;
-    out += plain(match.snippet.slice(at, start)) + mark(match.snippet.slice(start, end));
-    at = end;
-  }
-  return out + plain(match.snippet.slice(at));
+  return highlightSegments(match.snippet, match.highlights)
+    .map((part) => (part.hit ? mark(part.text) : plain(part.text)))
+    .join('');
 }
 
 /** Slack mrkdwn: only &, < and > are special (https://api.slack.com/reference/surfaces/formatting). */
@@ -81,7 +80,7 @@ function slackBody(batch: WebhookBatch) {
       type: 'section',
       text: {
         type: 'mrkdwn',
-        text: `<${match.permalink}|${title}>\n_${slackEscape(where(match))}_\n>${snippet.replace(/\n/g, ' ')}`.slice(
+        text: `<${match.permalink}|${title}>\n_${slackEscape(where(match))}_${snippet ? `\n>${snippet.replace(/\n/g, ' ')}` : ''}`.slice(
           0,
           3000,
         ),
@@ -109,10 +108,15 @@ function discordBody(batch: WebhookBatch) {
     embeds: batch.matches.map((match) => ({
       title: headline(match).replace(/\s+/g, ' ').slice(0, 256),
       url: match.permalink,
-      description: marked(match, discordEscape, (hit) => `**${discordEscape(hit)}**`).slice(
-        0,
-        4000,
-      ),
+      // Discord refuses an empty description: a post of a title alone has none.
+      ...(match.snippet
+        ? {
+            description: marked(match, discordEscape, (hit) => `**${discordEscape(hit)}**`).slice(
+              0,
+              4000,
+            ),
+          }
+        : {}),
       footer: { text: where(match).slice(0, 2048) },
       timestamp: match.itemCreatedAt,
     })),

@@ -23,15 +23,34 @@ export function createApiRouter(): OpenAPIHono<AuthEnv> {
 /** The OpenAPI security scheme of signed-in routes; registered once, on the API's root. */
 export const ACCESS_TOKEN_SCHEME = 'accessToken';
 
-/** `security` of a route that needs an access token (every route but the public ones). */
-export const signedIn = [{ [ACCESS_TOKEN_SCHEME]: [] }];
+/** The OpenAPI security scheme of API keys (`Authorization: Bearer esk_…`). */
+export const API_KEY_SCHEME = 'apiKey';
 
-export function registerAccessTokenScheme(api: OpenAPIHono<AuthEnv>): void {
+/**
+ * `security` of a route that takes an access token or an API key (every route but the public
+ * and the account ones; which scope a key needs: src/server/http/api-key-access.ts).
+ */
+export const signedIn: Record<string, string[]>[] = [
+  { [ACCESS_TOKEN_SCHEME]: [] },
+  { [API_KEY_SCHEME]: [] },
+];
+
+/** `security` of an account route: the access token only, never an API key. */
+export const signedInOnly: Record<string, string[]>[] = [{ [ACCESS_TOKEN_SCHEME]: [] }];
+
+/** Registers both schemes once, on the API's root. */
+export function registerSecuritySchemes(api: OpenAPIHono<AuthEnv>): void {
   api.openAPIRegistry.registerComponent('securitySchemes', ACCESS_TOKEN_SCHEME, {
     type: 'apiKey',
     in: 'header',
     name: 'Authorization',
     description: 'The Cognito access token, raw (as the web app sends it) or as `Bearer <token>`.',
+  });
+  api.openAPIRegistry.registerComponent('securitySchemes', API_KEY_SCHEME, {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'An API key from Settings → API keys: `Authorization: Bearer esk_…`. A `read` key reads monitors, matches and stats (and previews a query); a `write` key also changes monitors and matches. Keys never open account routes (403), and each key may make API_KEY_REQUESTS_PER_MINUTE requests a minute (429 with Retry-After).',
   });
 }
 
@@ -42,7 +61,8 @@ export function jsonContent<Schema extends z.ZodType>(schema: Schema) {
 
 const ERROR_DESCRIPTIONS = {
   400: 'The request is not valid; `details` lists each field’s problem',
-  401: 'No valid access token',
+  401: 'No valid access token or API key',
+  403: 'An API key on a route its scope does not allow (account routes take no key)',
   404: 'Not found, or not the signed-in user’s',
   409: 'Conflicts with what is stored',
   413: 'The request body is too large',

@@ -1,4 +1,6 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import { looksLikeApiKey } from '../../core/api-keys/api-key-secret.ts';
+import type { ApiKeyCheck } from '../../core/api-keys/authenticate-api-key.ts';
 import {
   type AccessTokenClaims,
   type IdentityProvider,
@@ -7,10 +9,22 @@ import {
 import { clientAddress } from '../../platform/client-address.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { createRateWindow } from '../../platform/rate-window.ts';
+import type { ApiKeyScope } from '../../shared/api-keys.ts';
+import { apiKeyAccess, scopeAllows } from './api-key-access.ts';
 import { jsonError } from './errors.ts';
 
-/** What a signed-in request carries after requireAuth: the verified claims and the raw token. */
-export type AuthVariables = { auth: { claims: AccessTokenClaims; accessToken: string } };
+/**
+ * What a signed-in request carries after requireAuth: the verified claims and the raw token, or
+ * with an API key the key's owner as `claims.sub` and the key (whose `accessToken` is the key:
+ * the routes that use it, account routes, never see a key).
+ */
+export type AuthVariables = {
+  auth: {
+    claims: AccessTokenClaims;
+    accessToken: string;
+    apiKey?: { id: string; scope: ApiKeyScope };
+  };
+};
 export type AuthEnv = { Variables: AuthVariables };
 
 export type RequireAuthOptions = {
@@ -27,6 +41,8 @@ export type RequireAuthOptions = {
   tickets?: { paths: readonly string[]; redeem(ticket: string): Promise<string | null> };
   /** Requests with an invalid token one address may make per minute before 429. */
   invalidTokensPerMinute?: number;
+  /** API keys (`esk_…`): how one is checked, and the requests one key may make per minute. */
+  apiKeys?: { authenticate(key: string): Promise<ApiKeyCheck>; requestsPerMinute: number };
 };
 
 /**
@@ -40,6 +56,10 @@ export function requireAuth(options: RequireAuthOptions): MiddlewareHandler<Auth
   const ticketPaths = new Set(options.tickets?.paths ?? []);
   const failures = createRateWindow({
     limit: options.invalidTokensPerMinute ?? 60,
+    windowMs: 60_000,
+  });
+  const keyRequests = createRateWindow({
+    limit: options.apiKeys?.requestsPerMinute ?? 600,
     windowMs: 60_000,
   });
 
@@ -80,6 +100,17 @@ export function requireAuth(options: RequireAuthOptions): MiddlewareHandler<Auth
         'Sign in to continue: this request needs an access token.',
       );
     }
+    if (looksLikeApiKey(accessToken) && options.apiKeys) {
+      return answerWithApiKey(c, accessToken, options.apiKeys, {
+        next,
+        onInvalid: () => {
+          if (failures.exceeded(address)) return refuseInvalid();
+          failures.hit(address);
+          return undefined;
+        },
+        limit: (keyId) => keyRequests.hit(keyId),
+      });
+    }
     let claims: AccessTokenClaims;
     try {
       claims = await options.identity.verifyAccessToken(accessToken);
@@ -106,6 +137,78 @@ export function requireAuth(options: RequireAuthOptions): MiddlewareHandler<Auth
     c.set('auth', { claims, accessToken });
     return next();
   };
+}
+
+/**
+ * A request with an API key: refused (401) when the key is unknown or revoked, 403 on a route
+ * outside its scope (docs/decisions/XXXX-api-keys.md), 429 past the key's requests a minute.
+ */
+async function answerWithApiKey(
+  c: Context<AuthEnv>,
+  key: string,
+  apiKeys: NonNullable<RequireAuthOptions['apiKeys']>,
+  hooks: {
+    next: () => Promise<void>;
+    onInvalid: () => Response | undefined;
+    limit: (keyId: string) => { allowed: boolean; retryAfterSeconds: number };
+  },
+) {
+  const access = apiKeyAccess(c.req.method, c.req.path);
+  if (access === 'account') {
+    return jsonError(
+      c,
+      'FORBIDDEN',
+      'API keys do not work on account routes (profile, email, password, deletion, API keys, live feed). Sign in to the web app for these.',
+    );
+  }
+  const check = await apiKeys.authenticate(key);
+  if (!check.ok) {
+    const refused = hooks.onInvalid();
+    if (refused) return refused;
+    c.header('WWW-Authenticate', 'Bearer realm="earshot", error="invalid_token"');
+    return jsonError(
+      c,
+      'UNAUTHORIZED',
+      check.reason === 'revoked'
+        ? 'This API key was revoked. Create a new one in Settings → API keys.'
+        : 'The API key is not valid. Check that it was copied whole, or create a new one in Settings → API keys.',
+      { reason: check.reason === 'revoked' ? 'revoked' : 'api_key' },
+    );
+  }
+  const { keyId, userId, scope } = check.key;
+  if (!scopeAllows(scope, access)) {
+    return jsonError(
+      c,
+      'FORBIDDEN',
+      'This API key can only read. Create a key with the write scope to change monitors or matches.',
+      { scope },
+    );
+  }
+  const { allowed, retryAfterSeconds } = hooks.limit(keyId);
+  if (!allowed) {
+    c.header('Retry-After', String(retryAfterSeconds));
+    return jsonError(
+      c,
+      'RATE_LIMITED',
+      `Too many requests with this API key. Try again in ${retryAfterSeconds} seconds.`,
+      { retryAfterSeconds },
+    );
+  }
+  c.set('auth', {
+    claims: {
+      sub: userId,
+      username: userId,
+      clientId: 'api-key',
+      scope,
+      issuedAt: 0,
+      expiresAt: 0,
+      originJti: undefined,
+    },
+    accessToken: key,
+    apiKey: { id: keyId, scope },
+  });
+  await hooks.next();
+  return undefined;
 }
 
 /** `eyJ…` or `Bearer eyJ…` → the token; anything else → undefined. */

@@ -10,7 +10,7 @@ import {
   errorResponse,
   errorResponses,
   jsonContent,
-  signedIn,
+  signedInOnly,
 } from '../http/api-router.ts';
 
 /**
@@ -76,7 +76,7 @@ const testEmail = createRoute({
   path: '/user/test-email',
   tags: ['user'],
   summary: 'Send the signed-in user a test alert email',
-  security: signedIn,
+  security: signedInOnly,
   responses: {
     202: {
       description: 'Queued; it arrives within seconds',

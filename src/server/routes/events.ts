@@ -6,7 +6,7 @@ import type { LiveMatches } from '../../matches/live-matches.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { eventsTicketSchema } from '../../shared/live-events.ts';
 import { matchSchema } from '../../shared/match.ts';
-import { createApiRouter, errorResponses, jsonContent, signedIn } from '../http/api-router.ts';
+import { createApiRouter, errorResponses, jsonContent, signedInOnly } from '../http/api-router.ts';
 import { createPerUserLimit } from '../http/per-user-limit.ts';
 import type { StreamTickets } from '../live/stream-tickets.ts';
 
@@ -22,7 +22,7 @@ const ticketRoute = createRoute({
     'EventSource cannot set headers, and an access token must not go in a URL (proxy logs,',
     'analytics, recordings). The ticket is good for one stream of the signed-in user, for 30 s.',
   ].join(' '),
-  security: signedIn,
+  security: signedInOnly,
   responses: {
     201: { description: 'The ticket', ...jsonContent(eventsTicketSchema) },
     ...errorResponses(401, 429),
@@ -42,7 +42,7 @@ const eventsRoute = createRoute({
     'session was ended (sign-out everywhere, a password reset), checked every 30 s; the client',
     'then reconnects with a new ticket. A comment line every 15 s keeps proxies from closing it.',
   ].join(' '),
-  security: signedIn,
+  security: signedInOnly,
   request: {
     query: z.object({
       ticket: z

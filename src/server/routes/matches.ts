@@ -6,6 +6,7 @@ import { setMatchRead } from '../../core/matches/set-match-read.ts';
 import { listMatches } from '../../matches/list-matches.ts';
 import {
   listMatchesQuerySchema,
+  MATCH_ID_PATTERN,
   markMatchesReadBodySchema,
   markMatchesReadResultSchema,
   matchPageSchema,
@@ -23,9 +24,11 @@ import { createApiRouter, errorResponses, jsonContent, signedIn } from '../http/
  */
 
 const idParams = z.object({
+  // Built here rather than from matchIdSchema: zod's schemas get `.openapi` only when made after
+  // @hono/zod-openapi loads, and the shared one may be made before.
   id: z
     .string()
-    .regex(/^[1-9][0-9]{0,15}$/, 'must be an alert id')
+    .regex(MATCH_ID_PATTERN, 'must be an alert id')
     .openapi({ param: { name: 'id', in: 'path' } }),
 });
 

@@ -3,6 +3,7 @@ import { createMonitor } from '../../core/monitors/create-monitor.ts';
 import { deleteMonitor } from '../../core/monitors/delete-monitor.ts';
 import { getMonitor } from '../../core/monitors/get-monitor.ts';
 import { listMonitors } from '../../core/monitors/list-monitors.ts';
+import { createPreviewGate } from '../../core/monitors/preview-gate.ts';
 import { previewMonitor } from '../../core/monitors/preview-monitor.ts';
 import { updateMonitor } from '../../core/monitors/update-monitor.ts';
 import {
@@ -31,7 +32,7 @@ const idParams = z.object({
   id: z.uuid('must be a monitor id').openapi({ param: { name: 'id', in: 'path' } }),
 });
 const queryProblem =
-  'The query does not parse (`details: { position, message }`, position counted from 0), would match almost everything, or a field is not valid';
+  'The query does not parse (`details: { position, message }`, position counted from 0), would match almost everything (or more than MONITOR_MAX_MATCH_PERCENT of recent items, on save), or a field is not valid';
 
 const listRoute = createRoute({
   method: 'get',
@@ -72,6 +73,9 @@ const previewRoute = createRoute({
     200: { description: 'The preview', ...jsonContent(monitorPreviewSchema) },
     400: errorResponse(queryProblem),
     ...errorResponses(401, 429),
+    409: errorResponse(
+      'The user already has PREVIEWS_IN_FLIGHT_PER_USER (2) previews running (`details.limit`)',
+    ),
   },
 });
 
@@ -123,21 +127,37 @@ const deleteRoute = createRoute({
 
 export function createMonitorRoutes(deps: Pick<AppDeps, 'database' | 'config'>) {
   const db = deps.database.db;
+  const { config } = deps;
+  const gate = createPreviewGate({ sharePercent: config.PREVIEW_DB_SHARE_PERCENT });
+  const previewBudget = { items: config.PREVIEW_BUDGET_ITEMS, ms: config.PREVIEW_BUDGET_MS };
+  const previewLimit = createPerUserLimit(PREVIEWS_PER_MINUTE, 'previews');
+  const breadth = { db, gate, maxMatchPercent: config.MONITOR_MAX_MATCH_PERCENT };
   const app = createApiRouter();
   app.openapi(listRoute, async (c) =>
     c.json(await listMonitors({ db }, c.get('auth').claims.sub), 200),
   );
   app.openapi(createMonitorRoute, async (c) => {
     const monitor = await createMonitor(
-      { db, maxMonitorsPerUser: deps.config.MAX_MONITORS_PER_USER },
+      { ...breadth, maxMonitorsPerUser: config.MAX_MONITORS_PER_USER },
       { userId: c.get('auth').claims.sub, body: c.req.valid('json') },
     );
     return c.json(monitor, 201);
   });
-  const previewLimit = createPerUserLimit(PREVIEWS_PER_MINUTE, 'previews');
   app.openapi(previewRoute, async (c) => {
-    previewLimit(c.get('auth').claims.sub);
-    return c.json(await previewMonitor({ db }, c.req.valid('json')), 200);
+    const userId = c.get('auth').claims.sub;
+    previewLimit(userId);
+    const leave = gate.enter(userId);
+    try {
+      // The request's signal ends when the client goes away (the browser cancels the preview
+      // of an older text as the user types): the preview stops at its next step.
+      const preview = await previewMonitor(
+        { db, gate, budget: previewBudget, signal: c.req.raw.signal },
+        c.req.valid('json'),
+      );
+      return c.json(preview, 200);
+    } finally {
+      leave();
+    }
   });
   app.openapi(getRoute, async (c) => {
     const input = { userId: c.get('auth').claims.sub, monitorId: c.req.valid('param').id };
@@ -149,7 +169,7 @@ export function createMonitorRoutes(deps: Pick<AppDeps, 'database' | 'config'>) 
       monitorId: c.req.valid('param').id,
       changes: c.req.valid('json'),
     };
-    return c.json(await updateMonitor({ db, config: deps.config }, input), 200);
+    return c.json(await updateMonitor({ ...breadth, config }, input), 200);
   });
   app.openapi(deleteRoute, async (c) => {
     await deleteMonitor(

@@ -11,7 +11,7 @@ import {
   errorResponse,
   errorResponses,
   jsonContent,
-  signedIn,
+  signedInOnly,
 } from '../http/api-router.ts';
 import { requireLiveSession } from '../http/require-live-session.ts';
 
@@ -25,7 +25,7 @@ const getRoute = createRoute({
   path: '/user',
   tags: ['user'],
   summary: 'The signed-in user’s record',
-  security: signedIn,
+  security: signedInOnly,
   responses: {
     200: { description: 'The record', ...jsonContent(userRecordSchema) },
     ...errorResponses(401),
@@ -38,7 +38,7 @@ const updateRoute = createRoute({
   path: '/user',
   tags: ['user'],
   summary: 'Change names, time zone or e-mail alert mode',
-  security: signedIn,
+  security: signedInOnly,
   request: { body: { required: true, ...jsonContent(updateUserBodySchema) } },
   responses: {
     200: { description: 'The updated record', ...jsonContent(userRecordSchema) },
@@ -52,7 +52,7 @@ const createUserRoute = createRoute({
   path: '/user',
   tags: ['user'],
   summary: 'Create the record of the signed-in identity if it is missing (idempotent)',
-  security: signedIn,
+  security: signedInOnly,
   request: { body: { required: true, ...jsonContent(createUserBodySchema) } },
   responses: {
     200: { description: 'The record already existed', ...jsonContent(userRecordSchema) },
@@ -69,7 +69,7 @@ const deleteRoute = createRoute({
   path: '/user',
   tags: ['user'],
   summary: 'Delete the record and all of the user’s data (the identity is deleted with DeleteUser)',
-  security: signedIn,
+  security: signedInOnly,
   responses: {
     204: { description: 'Deleted (also when there was nothing to delete)' },
     ...errorResponses(401),
@@ -81,7 +81,7 @@ const syncEmailRoute = createRoute({
   path: '/user/email',
   tags: ['user'],
   summary: 'Take the identity’s verified e-mail address into the record (after a change)',
-  security: signedIn,
+  security: signedInOnly,
   responses: {
     200: {
       description: 'The record, with the identity’s verified address',

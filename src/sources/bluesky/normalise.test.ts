@@ -53,6 +53,7 @@ describe('Jetstream messages, as recorded', () => {
       author: 'did:plc:dclwtltrt2ggsryagfzk7dp4',
       community: null,
       parentExternalId: null,
+      threadTitle: null,
       createdAt: '2026-07-04T14:38:06.240Z',
     });
   });

@@ -139,6 +139,7 @@ export function normaliseJetstreamEvent(raw: unknown): NormaliseResult {
       author: event.did,
       community: null,
       parentExternalId: parent,
+      threadTitle: null,
       createdAt: new Date(createdAt).toISOString(),
     },
   };

@@ -26,6 +26,7 @@ describe('DEV articles, as recorded', () => {
       author: 'victoravelar',
       community: 'go',
       parentExternalId: null,
+      threadTitle: null,
       createdAt: '2019-09-03T11:07:53.827Z',
     });
   });

@@ -126,6 +126,7 @@ export function normaliseDevtoArticle(raw: unknown): NormaliseResult {
       author: article.user?.username ?? null,
       community: tags[0] ?? null,
       parentExternalId: null,
+      threadTitle: null,
       createdAt,
     },
   };
@@ -174,6 +175,7 @@ export function normaliseDevtoComments(
           author: comment.user.username,
           community: article.community,
           parentExternalId: parent,
+          threadTitle: null,
           createdAt,
         };
         results.push({ status: 'item', item });

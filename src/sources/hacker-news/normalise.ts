@@ -50,6 +50,7 @@ export function normaliseHackerNewsItem(raw: unknown): NormaliseResult {
       author: item.by ?? null,
       community: null,
       parentExternalId: item.parent === undefined ? null : String(item.parent),
+      threadTitle: null,
       createdAt: isoFromSeconds(item.time),
     },
   };

@@ -80,12 +80,26 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         { status, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) },
       );
     }
+    // GitHub's primary rate limit answers 403 with no requests left until a reset time.
+    if (status === 403 && response.headers.get('x-ratelimit-remaining') === '0') {
+      const reset = Number(response.headers.get('x-ratelimit-reset'));
+      throw new SourceError('rate-limited', `${where(url)} answered ${status}: out of requests`, {
+        status,
+        retryAfterMs:
+          retryAfterMs(response.headers.get('retry-after')) ??
+          (Number.isFinite(reset) && reset > 0
+            ? Math.max(0, reset * 1000 - Date.now())
+            : undefined),
+      });
+    }
     if (status === 401 || status === 403) {
       throw new SourceError('auth', `${where(url)} answered ${status}`, { status });
     }
     if (status >= 400) {
       throw new SourceError('http-status', `${where(url)} answered ${status}`, { status });
     }
+    // Not modified (a conditional request): nothing new, no body.
+    if (status === 304) return { json: null, headers: response.headers, status };
     try {
       return { json: JSON.parse(text) as unknown, headers: response.headers, status };
     } catch {

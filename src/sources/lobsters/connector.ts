@@ -88,7 +88,7 @@ export function createLobstersSource(options: LobstersSourceOptions): Source<Lob
         else countSkip(skipped, result.reason);
       }
       for (const raw of comments.fresh.toReversed()) {
-        const result = normaliseLobstersComment(raw, storyIdOf(raw));
+        const result = normaliseLobstersComment(raw, storyOf(raw));
         if (result.status === 'item') items.push(result.item);
         else countSkip(skipped, result.reason);
       }
@@ -107,7 +107,16 @@ export function createLobstersSource(options: LobstersSourceOptions): Source<Lob
   };
 }
 
-/** A comment's story: `story_id` when the answer has it, else the `/s/<id>/` of its URL. */
+/**
+ * A comment's story: `story_id` when the answer has it, else the `/s/<id>/` of its URL; its
+ * title when the answer names it (`story_title`), else the pipeline finds it from the stored story.
+ */
+function storyOf(raw: Record<string, unknown>): { id: string; title: string | null } | null {
+  const id = storyIdOf(raw);
+  if (id === null) return null;
+  return { id, title: typeof raw.story_title === 'string' ? raw.story_title : null };
+}
+
 function storyIdOf(raw: Record<string, unknown>): string | null {
   if (typeof raw.story_id === 'string') return raw.story_id;
   const url =

@@ -54,13 +54,17 @@ export function normaliseLobstersStory(raw: unknown): NormaliseResult {
       author: story.submitter_user,
       community: null,
       parentExternalId: null,
+      threadTitle: null,
       createdAt: new Date(story.created_at).toISOString(),
     },
   };
 }
 
 /** A comment of a Lobsters story; a top-level comment's parent is the story. */
-export function normaliseLobstersComment(raw: unknown, storyId: string | null): NormaliseResult {
+export function normaliseLobstersComment(
+  raw: unknown,
+  story: { readonly id: string; readonly title: string | null } | null,
+): NormaliseResult {
   const parsed = commentSchema.safeParse(raw);
   if (!parsed.success) return skipped('invalid', describeIssue(parsed.error));
   const comment = parsed.data;
@@ -77,7 +81,8 @@ export function normaliseLobstersComment(raw: unknown, storyId: string | null): 
       permalink: comment.url ?? comment.short_id_url,
       author: comment.commenting_user,
       community: null,
-      parentExternalId: comment.parent_comment ?? storyId,
+      parentExternalId: comment.parent_comment ?? story?.id ?? null,
+      threadTitle: story?.title ?? null,
       createdAt: new Date(comment.created_at).toISOString(),
     },
   };
@@ -90,12 +95,10 @@ export function normaliseLobstersResponse(json: unknown): NormaliseResult[] {
     const story = normaliseLobstersStory(raw);
     const comments = storySchema.safeParse(raw);
     if (story.status !== 'item' || !comments.success) return [story];
-    const storyId = story.item.externalId;
+    const thread = { id: story.item.externalId, title: story.item.title };
     return [
       story,
-      ...(comments.data.comments ?? []).map((comment) =>
-        normaliseLobstersComment(comment, storyId),
-      ),
+      ...(comments.data.comments ?? []).map((comment) => normaliseLobstersComment(comment, thread)),
     ];
   });
 }

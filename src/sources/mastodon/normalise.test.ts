@@ -30,6 +30,7 @@ describe('Mastodon statuses, as recorded', () => {
       author: 'doctorow@quitter.no',
       community: null,
       parentExternalId: null,
+      threadTitle: null,
       createdAt: '2016-10-20T16:16:53.000Z',
     });
     const items = results.flatMap((result) => (result.status === 'item' ? [result.item] : []));

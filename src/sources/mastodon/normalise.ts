@@ -115,6 +115,7 @@ export function normaliseMastodonStatus(instance: string, raw: unknown): Normali
       community: null,
       // `in_reply_to_id` is the instance's id of the parent, not its `uri`: unknown here.
       parentExternalId: null,
+      threadTitle: null,
       createdAt: new Date(at).toISOString(),
     },
   };

@@ -32,6 +32,7 @@ const commentSchema = z.object({
   subreddit: z.string(),
   link_id: z.string(),
   parent_id: z.string(),
+  link_title: z.string().optional(),
   permalink: z.string().nullable().optional(),
   created_utc: z.number(),
 });
@@ -99,6 +100,7 @@ function normalisePost(data: unknown): NormaliseResult {
       author: GONE.has(post.author) ? null : post.author,
       community: post.subreddit,
       parentExternalId: null,
+      threadTitle: null,
       createdAt: isoFromSeconds(post.created_utc),
     },
   };
@@ -129,6 +131,7 @@ function normaliseComment(data: unknown): NormaliseResult {
       author: GONE.has(comment.author) ? null : comment.author,
       community: comment.subreddit,
       parentExternalId: comment.parent_id,
+      threadTitle: comment.link_title ?? null,
       createdAt: isoFromSeconds(comment.created_utc),
     },
   };

@@ -1,4 +1,4 @@
-import { highlightSegments } from '../lib/highlight-segments.ts';
+import { highlightSegments } from '../../shared/highlight-segments.ts';
 
 /**
  * A match's snippet with its hits marked. Untrusted text: every piece is a React text node

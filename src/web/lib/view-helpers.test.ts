@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { highlightSegments } from './highlight-segments.ts';
+import { highlightSegments } from '../../shared/highlight-segments.ts';
 import { tokenizeQuery } from './query-tokens.ts';
 import { relativeTime } from './relative-time.ts';
 import { safeHttpUrl } from './safe-url.ts';

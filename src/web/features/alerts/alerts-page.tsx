@@ -2,7 +2,7 @@ import { Bell, CheckCheck, RotateCw, Search } from 'lucide-react';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
-import type { Match } from '../../../shared/match.ts';
+import { groupMatchesByItem, type MatchGroup } from '../../../shared/match-groups.ts';
 import { isSourceName, SOURCE_LABELS, SOURCE_NAMES } from '../../../shared/sources.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -91,6 +91,8 @@ export function AlertsPage() {
   );
 
   const items = useMemo(() => feed.data?.pages.flatMap((page) => page.items) ?? [], [feed.data]);
+  // One card per item, naming every monitor that caught it (docs/product.md, "One post, one alert").
+  const groups = useMemo(() => groupMatchesByItem(items), [items]);
   const monitorNames = useMemo(
     () => new Map((monitors.data ?? []).map((m) => [m.id, m.name || m.query])),
     [monitors.data],
@@ -99,37 +101,43 @@ export function AlertsPage() {
   // New matches wait behind the "N new" pill; a click shows them: the feed is read again, and
   // the first new one is scrolled to and focused, so a screen reader starts there.
   const { fresh, clear: clearFresh } = useFreshMatches(filters, items);
+  // New alerts, not new matches: an item two monitors caught is one.
+  const freshCount = useMemo(() => groupMatchesByItem(fresh).length, [fresh]);
   const [focusTarget, setFocusTarget] = useState<string | null>(null);
   const [shownNote, setShownNote] = useState('');
   const listRef = useRef<HTMLUListElement>(null);
   function showFresh() {
     const first = fresh[0];
     if (!first) return;
-    setShownNote(`${fresh.length} new ${fresh.length === 1 ? 'alert' : 'alerts'} shown`);
+    setShownNote(`${freshCount} new ${freshCount === 1 ? 'alert' : 'alerts'} shown`);
     setFocusTarget(first.id);
     clearFresh();
     void feed.refetch();
   }
   useEffect(() => {
-    // Once the feed read again holds it.
-    if (focusTarget === null || !items.some((match) => match.id === focusTarget)) return;
+    // Once the feed read again holds it (in the card of its item).
+    const group = groups.find((g) => g.matches.some((match) => match.id === focusTarget));
+    if (focusTarget === null || !group) return;
     const card = listRef.current?.querySelector<HTMLElement>(
-      `[data-match-id="${CSS.escape(focusTarget)}"]`,
+      `[data-match-id="${CSS.escape(group.match.id)}"]`,
     );
     if (!card) return;
     setFocusTarget(null);
     card.scrollIntoView({ block: 'start' });
     card.focus({ preventScroll: true });
-  }, [focusTarget, items]);
+  }, [focusTarget, groups]);
 
-  async function toggleRead(match: Match, read = !match.read) {
-    if (match.read === read) return;
-    const result = await setRead({ id: match.id, read });
-    if ('error' in result && result.error) toast.error('That could not be saved. Try again.');
+  /** Reads or unreads every match of the item, so the card and the count agree. */
+  async function toggleRead(group: MatchGroup, read = !group.read) {
+    const changed = group.matches.filter((match) => match.read !== read);
+    const results = await Promise.all(changed.map((match) => setRead({ id: match.id, read })));
+    if (results.some((result) => 'error' in result && result.error)) {
+      toast.error('That could not be saved. Try again.');
+    }
   }
 
-  function dismissOne(match: Match) {
-    const request = dismiss(match.id);
+  function dismissOne(group: MatchGroup) {
+    const request = dismiss(group.matches.map((match) => match.id));
     toast('Alert dismissed', {
       duration: UNDO_WINDOW_MS,
       action: { label: 'Undo', onClick: () => request.abort() },
@@ -182,10 +190,10 @@ export function AlertsPage() {
               <Button
                 onClick={showFresh}
                 className="rounded-full shadow-lg"
-                aria-label={`Show ${fresh.length} new ${fresh.length === 1 ? 'alert' : 'alerts'}`}
+                aria-label={`Show ${freshCount} new ${freshCount === 1 ? 'alert' : 'alerts'}`}
                 data-testid="new-matches-pill"
               >
-                {fresh.length >= FEED_PAGE_SIZE ? `${FEED_PAGE_SIZE}+` : fresh.length} new
+                {fresh.length >= FEED_PAGE_SIZE ? `${FEED_PAGE_SIZE}+` : freshCount} new
               </Button>
             </div>
           ) : null}
@@ -216,20 +224,20 @@ export function AlertsPage() {
               aria-label="Alerts"
               data-testid="alerts-feed"
             >
-              {items.map((match) => (
+              {groups.map((group) => (
                 <li
-                  key={match.id}
-                  data-match-id={match.id}
+                  key={group.key}
+                  data-match-id={group.match.id}
                   tabIndex={-1}
                   className="scroll-mt-24 rounded-xl outline-none focus-visible:ring-2 focus-visible:ring-ring"
                 >
                   <MatchCard
-                    match={match}
-                    monitorName={monitorNames.get(match.monitorId)}
+                    group={group}
+                    monitorNames={group.monitorIds.flatMap((id) => monitorNames.get(id) ?? [])}
                     now={now}
-                    onOpen={() => void toggleRead(match, true)}
-                    onToggleRead={() => void toggleRead(match)}
-                    onDismiss={() => dismissOne(match)}
+                    onOpen={() => void toggleRead(group, true)}
+                    onToggleRead={() => void toggleRead(group)}
+                    onDismiss={() => dismissOne(group)}
                   />
                 </li>
               ))}

@@ -1,5 +1,6 @@
 import { Check, ExternalLink, MailOpen, X } from 'lucide-react';
-import type { Match } from '../../../shared/match.ts';
+import type { MatchGroup } from '../../../shared/match-groups.ts';
+import { describeHitFields, matchHeadline } from '../../../shared/match-view.ts';
 import { formatCommunity, SOURCE_LABELS } from '../../../shared/sources.ts';
 import { SnippetText } from '../../components/snippet-text.tsx';
 import { SourceIcon } from '../../components/source-badge.tsx';
@@ -9,27 +10,34 @@ import { relativeTime } from '../../lib/relative-time.ts';
 import { safeHttpUrl } from '../../lib/safe-url.ts';
 
 /**
- * One alert. Everything here came from a stranger's post: it is rendered as text nodes only,
- * and only http(s) URLs become links (a `javascript:` URL is shown as text).
+ * One alert: one item, however many monitors caught it (each named). A post is named by its
+ * title with the hits in it, a comment by its thread ("on: …"), linked to the comment itself.
+ * Everything here came from a stranger's post: it is rendered as text nodes only, and only
+ * http(s) URLs become links (a `javascript:` URL is shown as text).
  */
 export function MatchCard({
-  match,
-  monitorName,
+  group,
+  monitorNames,
   now,
   onOpen,
   onToggleRead,
   onDismiss,
 }: {
-  match: Match;
-  monitorName: string | undefined;
+  group: MatchGroup;
+  monitorNames: readonly string[];
   now: number;
   onOpen: () => void;
   onToggleRead: () => void;
   onDismiss: () => void;
 }) {
+  const match = group.match;
+  const read = group.read;
   const permalink = safeHttpUrl(match.permalink);
   const link = safeHttpUrl(match.url);
-  const title = match.title ?? (match.kind === 'comment' ? 'Comment' : 'Post');
+  const headline = matchHeadline(match);
+  const title = headline.text;
+  const titleHits = match.title ? group.titleHighlights : headline.highlights;
+  const hits = describeHitFields(group.hitFields);
   const where = match.community
     ? formatCommunity(match.source, match.community)
     : SOURCE_LABELS[match.source];
@@ -37,19 +45,17 @@ export function MatchCard({
     <article
       className={cn(
         'relative rounded-xl border bg-card p-4 shadow-sm transition-colors sm:p-5',
-        !match.read && 'border-primary/40',
+        !read && 'border-primary/40',
       )}
-      aria-label={`${match.read ? '' : 'Unread: '}${title}`}
+      aria-label={`${read ? '' : 'Unread: '}${title}`}
       data-testid="match-card"
-      data-read={match.read}
+      data-read={read}
     >
       <div className="flex items-start gap-3">
         <SourceIcon source={match.source} className="mt-0.5" />
         <div className="min-w-0 flex-1">
           <p className="flex flex-wrap items-center gap-x-2 text-xs text-muted-foreground">
-            {!match.read ? (
-              <span className="size-2 rounded-full bg-primary" aria-hidden="true" />
-            ) : null}
+            {!read ? <span className="size-2 rounded-full bg-primary" aria-hidden="true" /> : null}
             <span className="font-medium text-foreground">{where}</span>
             <span aria-hidden="true">·</span>
             <time
@@ -58,14 +64,22 @@ export function MatchCard({
             >
               {relativeTime(match.itemCreatedAt, now)}
             </time>
-            {monitorName ? (
+            {monitorNames.length > 0 ? (
               <>
                 <span aria-hidden="true">·</span>
-                <span className="truncate">{monitorName}</span>
+                <span className="truncate" data-testid="match-monitors">
+                  {monitorNames.join(', ')}
+                </span>
+              </>
+            ) : null}
+            {hits ? (
+              <>
+                <span aria-hidden="true">·</span>
+                <span data-testid="match-hit-fields">hit {hits}</span>
               </>
             ) : null}
           </p>
-          <h2 className={cn('mt-1 text-base leading-snug', !match.read && 'font-semibold')}>
+          <h2 className={cn('mt-1 text-base leading-snug', !read && 'font-semibold')}>
             {permalink ? (
               <a
                 href={permalink}
@@ -75,18 +89,22 @@ export function MatchCard({
                 className="rounded-sm hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
                 data-testid="match-title-link"
               >
-                {title}
+                <SnippetText text={title} highlights={titleHits} />
               </a>
             ) : (
-              <span>{title}</span>
+              <span>
+                <SnippetText text={title} highlights={titleHits} />
+              </span>
             )}
           </h2>
-          <p
-            className="mt-2 text-sm leading-relaxed wrap-anywhere text-muted-foreground"
-            data-testid="match-snippet"
-          >
-            <SnippetText text={match.snippet} highlights={match.highlights} />
-          </p>
+          {group.snippet ? (
+            <p
+              className="mt-2 text-sm leading-relaxed wrap-anywhere text-muted-foreground"
+              data-testid="match-snippet"
+            >
+              <SnippetText text={group.snippet} highlights={group.highlights} />
+            </p>
+          ) : null}
           <div className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
             {match.author ? <span>by {match.author}</span> : null}
             {match.url ? (
@@ -115,10 +133,10 @@ export function MatchCard({
             variant="ghost"
             size="icon"
             onClick={onToggleRead}
-            aria-label={match.read ? `Mark unread: ${title}` : `Mark read: ${title}`}
-            aria-pressed={match.read}
+            aria-label={read ? `Mark unread: ${title}` : `Mark read: ${title}`}
+            aria-pressed={read}
           >
-            {match.read ? <MailOpen /> : <Check />}
+            {read ? <MailOpen /> : <Check />}
           </Button>
           <Button variant="ghost" size="icon" onClick={onDismiss} aria-label={`Dismiss: ${title}`}>
             <X />

@@ -1,4 +1,5 @@
 import type { Match, MatchPage, MatchStats } from '../../../shared/match.ts';
+import { groupMatchesByItem } from '../../../shared/match-groups.ts';
 import type { SourceName } from '../../../shared/sources.ts';
 import { api } from '../../lib/api.ts';
 import { UNDO_WINDOW_MS } from '../../lib/undo-window.ts';
@@ -52,10 +53,11 @@ export const matchesApi = api.injectEndpoints({
       query: (filters) => feedUrl(filters, null, FEED_PAGE_SIZE),
       keepUnusedDataFor: 0,
     }),
+    /** Unread items (an item two monitors caught counts once), up to UNREAD_COUNT_CAP matches read. */
     unreadCount: build.query<{ count: number; more: boolean }, void>({
       query: () => feedUrl({ unread: true }, null, UNREAD_COUNT_CAP),
       transformResponse: (page: MatchPage) => ({
-        count: page.items.length,
+        count: groupMatchesByItem(page.items).length,
         more: page.nextCursor !== null,
       }),
       providesTags: [UNREAD],
@@ -79,21 +81,26 @@ export const matchesApi = api.injectEndpoints({
       invalidatesTags: [FEED, UNREAD],
     }),
     /**
-     * Dismiss with undo, as a monitor's delete: the alert leaves every feed at once, and the
-     * DELETE is sent only when the undo window has passed. Aborting the request in the window
-     * (Undo) puts the alert back, as does a refusal of the API. Leaving the page does not cancel it.
+     * Dismiss with undo, as a monitor's delete: the alert (every match of its item) leaves every
+     * feed at once, and the DELETEs are sent only when the undo window has passed. Aborting the
+     * request in the window (Undo) puts the alert back, as does a refusal of the API. Leaving the
+     * page does not cancel it.
      */
-    dismissMatch: build.mutation<void, string>({
-      async queryFn(id, { signal }, _extra, baseQuery) {
+    dismissMatch: build.mutation<void, readonly string[]>({
+      async queryFn(ids, { signal }, _extra, baseQuery) {
         if (!(await waitUnlessAborted(UNDO_WINDOW_MS, signal))) {
           return { error: { status: 'CUSTOM_ERROR', error: 'Undone' } };
         }
-        const result = await baseQuery({ url: `/matches/${id}`, method: 'DELETE' });
-        return result.error ? { error: result.error } : { data: undefined };
+        for (const id of ids) {
+          const result = await baseQuery({ url: `/matches/${id}`, method: 'DELETE' });
+          if (result.error) return { error: result.error };
+        }
+        return { data: undefined };
       },
-      onQueryStarted: (id, lifecycle) =>
+      onQueryStarted: (ids, lifecycle) =>
         patchEveryFeed(lifecycle, (draft) => {
-          for (const page of draft.pages) page.items = page.items.filter((m) => m.id !== id);
+          for (const page of draft.pages)
+            page.items = page.items.filter((m) => !ids.includes(m.id));
         }),
       invalidatesTags: (_result, error) => (error ? [] : [UNREAD, STATS]),
     }),

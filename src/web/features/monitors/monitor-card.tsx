@@ -1,4 +1,4 @@
-import { BellOff, Pencil, Trash2 } from 'lucide-react';
+import { AlertTriangle, BellOff, Pencil, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import type { Monitor } from '../../../shared/monitor.ts';
@@ -95,6 +95,7 @@ export function MonitorCard({
               </span>
             ) : null}
           </p>
+          <CappedNotice monitor={monitor} now={now} />
         </div>
         <div className="flex items-center gap-1">
           <Button variant="ghost" size="icon" onClick={onEdit} aria-label={`Edit ${label}`}>
@@ -153,5 +154,31 @@ export function MonitorCard({
         </AlertDialogContent>
       </AlertDialog>
     </li>
+  );
+}
+
+/**
+ * The hourly cap's notice (MONITOR_MATCHES_PER_HOUR): this hour's matches beyond it were not
+ * stored, and when storing starts again. Gone once that hour is over.
+ */
+function CappedNotice({ monitor, now }: { monitor: Monitor; now: number }) {
+  const capped = monitor.cappedThisHour;
+  if (!capped || Date.parse(capped.resumesAt) <= now) return null;
+  const resumes = new Date(capped.resumesAt).toLocaleTimeString(undefined, {
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  return (
+    <p
+      className="mt-2 flex gap-2 rounded-md bg-amber-500/10 px-2 py-1.5 text-xs text-amber-900 dark:text-amber-200"
+      data-testid="monitor-capped"
+    >
+      <AlertTriangle className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
+      <span>
+        Too many matches this hour: {capped.stored.toLocaleString('en')} stored,{' '}
+        {capped.dropped.toLocaleString('en')} more not kept. It stores matches again from {resumes}.
+        A narrower query keeps them all.
+      </span>
+    </p>
   );
 }

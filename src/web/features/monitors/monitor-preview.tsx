@@ -1,4 +1,5 @@
 import { AlertTriangle, Loader2 } from 'lucide-react';
+import { matchHeadline } from '../../../shared/match-view.ts';
 import type { MonitorPreview } from '../../../shared/monitor.ts';
 import type { SourceName } from '../../../shared/sources.ts';
 import { SnippetText } from '../../components/snippet-text.tsx';
@@ -6,7 +7,7 @@ import { SourceIcon } from '../../components/source-badge.tsx';
 import { describeApiError } from '../../lib/api.ts';
 import { useGetSourceHealthQuery } from '../../lib/source-health-api.ts';
 import { useNow } from '../../lib/use-now.ts';
-import { describeForecast, describeMissingSites } from './site-state.ts';
+import { describeForecast, describeMissingSites, formatCoverage } from './site-state.ts';
 import type { QueryCheck } from './use-query-check.ts';
 
 const SHOWN_ITEMS = 5;
@@ -54,27 +55,41 @@ export function MonitorPreviewPanel({
 }
 
 function PreviewResult({ preview }: { preview: MonitorPreview }) {
-  const { count, estimated, items } = preview;
+  const { count, basis, items } = preview;
   const forecast = describeForecast(preview);
   return (
     <>
       <p className="text-sm font-medium" data-testid="preview-summary">
-        {estimated ? 'About ' : ''}
+        {basis ? 'About ' : ''}
         {count.toLocaleString('en')} {count === 1 ? 'match' : 'matches'} this week · {forecast}
       </p>
+      {basis ? (
+        <p className="mt-1 text-xs text-muted-foreground" data-testid="preview-estimate">
+          Estimated: it matches so many posts that the preview read only the newest{' '}
+          {basis.itemsExamined.toLocaleString('en')} (the last {formatCoverage(basis.hoursExamined)}
+          ) and scaled what it found to the week. A narrower query gets an exact count.
+        </p>
+      ) : null}
       {items.length > 0 ? (
         <ul className="mt-3 grid grid-cols-1 gap-3">
-          {items.slice(0, SHOWN_ITEMS).map((item) => (
-            <li key={item.id} className="flex gap-2 text-sm">
-              <SourceIcon source={item.source} className="mt-0.5 size-5" />
-              <div className="min-w-0">
-                <p className="truncate font-medium">{item.title ?? 'Comment'}</p>
-                <p className="line-clamp-2 wrap-anywhere text-muted-foreground">
-                  <SnippetText text={item.snippet} highlights={item.highlights} />
-                </p>
-              </div>
-            </li>
-          ))}
+          {items.slice(0, SHOWN_ITEMS).map((item) => {
+            const headline = matchHeadline(item);
+            return (
+              <li key={item.id} className="flex gap-2 text-sm">
+                <SourceIcon source={item.source} className="mt-0.5 size-5" />
+                <div className="min-w-0">
+                  <p className="truncate font-medium">
+                    <SnippetText text={headline.text} highlights={headline.highlights} />
+                  </p>
+                  {item.snippet ? (
+                    <p className="line-clamp-2 wrap-anywhere text-muted-foreground">
+                      <SnippetText text={item.snippet} highlights={item.highlights} />
+                    </p>
+                  ) : null}
+                </div>
+              </li>
+            );
+          })}
         </ul>
       ) : (
         <p className="mt-1 text-sm text-muted-foreground">

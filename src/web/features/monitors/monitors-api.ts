@@ -64,5 +64,5 @@ export const {
   useCreateMonitorMutation,
   useUpdateMonitorMutation,
   useDeleteMonitorMutation,
-  usePreviewMonitorQuery,
+  useLazyPreviewMonitorQuery,
 } = monitorsApi;

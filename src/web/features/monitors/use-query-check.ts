@@ -1,8 +1,7 @@
-import { skipToken } from '@reduxjs/toolkit/query/react';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { SourceName } from '../../../shared/sources.ts';
 import { useDebounced } from '../../lib/use-debounced.ts';
-import { usePreviewMonitorQuery } from './monitors-api.ts';
+import { useLazyPreviewMonitorQuery } from './monitors-api.ts';
 
 const CHECK_DELAY_MS = 350;
 
@@ -23,10 +22,17 @@ function queryProblemOf(error: unknown): QueryProblem | null {
   return { message: body.message };
 }
 
+/** An error from a request this hook cancelled itself: not something to show. */
+function isAborted(error: unknown): boolean {
+  return !!error && typeof error === 'object' && 'name' in error && error.name === 'AbortError';
+}
+
 /**
  * The query as it is typed, checked by the preview endpoint a moment after the last key: what it
  * would have found, or the problem the parser found (with its position). `stale` while the
- * answer is for an older text.
+ * answer is for an older text. A newer text cancels the request for the older one (and closing
+ * the form cancels the last): the server stops a cancelled preview at its next step, and a user
+ * may have only two running (docs/decisions/XXXX-preview-budget.md).
  */
 export function useQueryCheck(query: string, sources: readonly SourceName[]) {
   const trimmed = query.trim();
@@ -35,9 +41,13 @@ export function useQueryCheck(query: string, sources: readonly SourceName[]) {
     [trimmed, sources],
   );
   const checked = useDebounced(wanted, CHECK_DELAY_MS);
-  const preview = usePreviewMonitorQuery(
-    checked.query && checked.sources.length > 0 ? checked : skipToken,
-  );
+  const [trigger, preview] = useLazyPreviewMonitorQuery();
+  const wantsPreview = checked.query !== '' && checked.sources.length > 0;
+  useEffect(() => {
+    if (!wantsPreview) return;
+    const request = trigger(checked, true);
+    return () => request.abort();
+  }, [checked, wantsPreview, trigger]);
   const stale = checked.query !== trimmed;
   const problem = !stale && preview.isError ? queryProblemOf(preview.error) : null;
   return {
@@ -45,7 +55,7 @@ export function useQueryCheck(query: string, sources: readonly SourceName[]) {
     stale,
     problem,
     /** The preview failed for another reason than the query (the network, the server). */
-    failed: !stale && preview.isError && !problem,
+    failed: !stale && preview.isError && !problem && !isAborted(preview.error),
   };
 }
 

@@ -13,6 +13,7 @@ import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { describeApiError } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useGetUserQuery } from '../../lib/user-api.ts';
+import { ApiKeysSection } from './api-keys-section.tsx';
 import { ChangeEmailForm } from './change-email-form.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
 import { DeleteAccount } from './delete-account.tsx';
@@ -26,7 +27,10 @@ export function SettingsPage() {
   const user = useGetUserQuery(undefined, { skip: deleting });
   return (
     <div className="max-w-3xl">
-      <PageHeader title="Settings" description="Your profile, email alerts and account." />
+      <PageHeader
+        title="Settings"
+        description="Your profile, email alerts, API keys and account."
+      />
       {deleting ? (
         <div
           role="status"
@@ -63,6 +67,12 @@ export function SettingsPage() {
           </Section>
           <Section title="Password" description="Changing it signs you out everywhere else.">
             <ChangePasswordForm />
+          </Section>
+          <Section
+            title="API keys"
+            description="Let scripts, Zapier or an AI assistant read your matches (and, with write, change monitors) with Authorization: Bearer esk_…. API docs: /docs/api."
+          >
+            <ApiKeysSection />
           </Section>
           <Section
             title="Delete account"

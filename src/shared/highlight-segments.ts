@@ -1,10 +1,10 @@
-/** A piece of a snippet: plain text or a hit. */
+/** A piece of a snippet or title: plain text or a hit. */
 export type Segment = { text: string; hit: boolean };
 
 /**
- * Cuts `text` at the `[start, end)` ranges of its hits, so the feed can render each hit as a
- * text span (never HTML). Ranges out of bounds, reversed or overlapping are clamped or merged,
- * so bad offsets can never hide or repeat text.
+ * Cuts `text` at the `[start, end)` ranges of its hits, so the feed, the emails and the webhooks
+ * mark each hit their own way (the feed as a text span, never HTML). Ranges out of bounds,
+ * reversed or overlapping are clamped or merged, so bad offsets can never hide or repeat text.
  */
 export function highlightSegments(
   text: string,

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { describeIssue, type NormaliseResult, skipped } from '../normalised-item.ts';
+import { markdownToText } from '../text/markdown-to-text.ts';
+
+// GitHub's events API (https://docs.github.com/rest/activity/events), as recorded in 2017 and
+// 2018 (tests/fixtures/recorded/github-*events*.json). Of the event types, the ones that carry
+// words people write: an issue or pull request opened, a comment on either, a review comment,
+// a discussion or its comment. The rest (pushes, stars, forks, closes) are skipped.
+
+const userSchema = z.object({ login: z.string().min(1) }).passthrough();
+const idSchema = z.union([z.number().int(), z.string().min(1)]).transform(String);
+
+const threadSchema = z
+  .object({
+    id: idSchema,
+    html_url: z.string().min(1),
+    title: z.string(),
+    body: z.string().nullish(),
+    user: userSchema.nullish(),
+    created_at: z.string().nullish(),
+  })
+  .passthrough();
+
+const commentSchema = z
+  .object({
+    id: idSchema,
+    html_url: z.string().min(1),
+    body: z.string().nullish(),
+    user: userSchema.nullish(),
+    created_at: z.string().nullish(),
+  })
+  .passthrough();
+
+const eventSchema = z
+  .object({
+    id: idSchema,
+    type: z.string(),
+    created_at: z.string(),
+    actor: userSchema.nullish(),
+    repo: z.object({ name: z.string().min(1) }).passthrough(),
+    payload: z.record(z.string(), z.unknown()),
+  })
+  .passthrough();
+export type GithubEvent = z.infer<typeof eventSchema>;
+
+/** An event read from its JSON, or why not. */
+export function parseGithubEvent(
+  raw: unknown,
+): { ok: true; event: GithubEvent } | { ok: false; detail: string } {
+  const parsed = eventSchema.safeParse(raw);
+  return parsed.success
+    ? { ok: true, event: parsed.data }
+    : { ok: false, detail: describeIssue(parsed.error) };
+}
+
+/** What each kept event type holds: the thread it opens, or the comment and the thread it is on. */
+const KEPT: Record<string, { action: string; thread: string; comment?: string; prefix: string }> = {
+  IssuesEvent: { action: 'opened', thread: 'issue', prefix: 'issue' },
+  PullRequestEvent: { action: 'opened', thread: 'pull_request', prefix: 'pull' },
+  DiscussionEvent: { action: 'created', thread: 'discussion', prefix: 'discussion' },
+  IssueCommentEvent: {
+    action: 'created',
+    thread: 'issue',
+    comment: 'comment',
+    prefix: 'issue-comment',
+  },
+  PullRequestReviewCommentEvent: {
+    action: 'created',
+    thread: 'pull_request',
+    comment: 'comment',
+    prefix: 'review-comment',
+  },
+  DiscussionCommentEvent: {
+    action: 'created',
+    thread: 'discussion',
+    comment: 'comment',
+    prefix: 'discussion-comment',
+  },
+};
+
+/** The thread's id as Earshot stores it: an issue, a pull request or a discussion. */
+const threadExternalId = (prefix: string, id: string) => `${prefix}/${id}`;
+
+const isoOf = (text: string | null | undefined): string | null => {
+  if (!text) return null;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : new Date(at).toISOString();
+};
+
+/**
+ * One event of GitHub's events API to an item: an opened issue, pull request or discussion is a
+ * post (its title, its body as text), a comment on one is a comment. The repository
+ * (`owner/name`) is the community. Ids are the object's, not the event's, so the same issue
+ * read from two feeds is stored once.
+ */
+export function normaliseGithubEvent(raw: unknown): NormaliseResult {
+  const parsed = parseGithubEvent(raw);
+  if (!parsed.ok) return skipped('invalid', parsed.detail);
+  const event = parsed.event;
+  const kept = KEPT[event.type];
+  if (!kept) return skipped('unsupported-kind', `${event.type} ${event.id}`);
+  if (event.payload.action !== kept.action) {
+    return skipped('unsupported-kind', `${event.type} ${String(event.payload.action)}`);
+  }
+  const thread = threadSchema.safeParse(event.payload[kept.thread]);
+  if (!thread.success) {
+    return skipped('invalid', `${kept.thread}: ${describeIssue(thread.error)}`);
+  }
+  const threadPrefix = kept.thread === 'pull_request' ? 'pull' : kept.thread;
+  const eventAt = isoOf(event.created_at);
+  if (eventAt === null) return skipped('invalid', `created_at: not a date (${event.created_at})`);
+  const parentId = threadExternalId(threadPrefix, thread.data.id);
+  const base = { source: 'github' as const, community: event.repo.name, url: null };
+  if (kept.comment === undefined) {
+    return {
+      status: 'item',
+      item: {
+        ...base,
+        externalId: parentId,
+        kind: 'post',
+        title: thread.data.title,
+        threadTitle: null,
+        body: markdownToText(thread.data.body ?? ''),
+        permalink: thread.data.html_url,
+        author: thread.data.user?.login ?? event.actor?.login ?? null,
+        parentExternalId: null,
+        createdAt: isoOf(thread.data.created_at) ?? eventAt,
+      },
+    };
+  }
+  const comment = commentSchema.safeParse(event.payload[kept.comment]);
+  if (!comment.success) return skipped('invalid', `comment: ${describeIssue(comment.error)}`);
+  return {
+    status: 'item',
+    item: {
+      ...base,
+      externalId: threadExternalId(kept.prefix, comment.data.id),
+      kind: 'comment',
+      title: null,
+      threadTitle: thread.data.title,
+      body: markdownToText(comment.data.body ?? ''),
+      permalink: comment.data.html_url,
+      author: comment.data.user?.login ?? event.actor?.login ?? null,
+      parentExternalId: parentId,
+      createdAt: isoOf(comment.data.created_at) ?? eventAt,
+    },
+  };
+}

@@ -45,6 +45,7 @@ const config = parseConfig({
   DEVTO_POLL_SECONDS: '2',
   MASTODON_POLL_SECONDS: '2',
   GITHUB_POLL_SECONDS: '2',
+  BLUESKY_POLL_SECONDS: '1',
 });
 const running = await startEarshot({ web: true, worker: true }, config).catch(
   async (error: unknown) => {

@@ -6,7 +6,10 @@ import { querySources } from './query-sources.ts';
 
 describe('querySources', () => {
   it.each([
-    ['rust', ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'feeds']],
+    [
+      'rust',
+      ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'feeds', 'bluesky'],
+    ],
     ['rust site:hackernews', ['hackernews']],
     ['site:hackernews', ['hackernews']],
     // A DEV tag is a community too.
@@ -14,19 +17,22 @@ describe('querySources', () => {
     ['feed:"Rust Blog" release', ['feeds']],
     ['r/rust site:reddit', ['reddit']],
     ['subreddit:rust OR site:lobsters', ['reddit', 'lobsters', 'devto']],
-    ['rust -site:reddit', ['hackernews', 'lobsters', 'devto', 'mastodon', 'github', 'feeds']],
+    [
+      'rust -site:reddit',
+      ['hackernews', 'lobsters', 'devto', 'mastodon', 'github', 'feeds', 'bluesky'],
+    ],
     [
       'rust -(site:reddit OR site:lobsters OR site:devto OR site:feeds)',
-      ['hackernews', 'mastodon', 'github'],
+      ['hackernews', 'mastodon', 'github', 'bluesky'],
     ],
     ['site:reddit site:lobsters rust', []],
     [
       'rust -subreddit:games',
-      ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'feeds'],
+      ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'feeds', 'bluesky'],
     ],
     [
       'rust -author:bot',
-      ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'feeds'],
+      ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'feeds', 'bluesky'],
     ],
     ['(site:reddit OR site:hackernews) -site:reddit rust', ['hackernews']],
     ['-(-site:lobsters) rust', ['lobsters']],

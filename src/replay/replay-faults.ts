@@ -45,6 +45,9 @@ export function createReplayFaults() {
       if (entry.times <= 0) queued.splice(at, 1);
       return entry.fault;
     },
+    /** Whether a fault of one of `kinds` is queued for `target` (a stream checks each message). */
+    pending: (target: FaultTarget, kinds: readonly ReplayFault['kind'][]) =>
+      queued.some((entry) => entry.target === target && kinds.includes(entry.fault.kind)),
     requests: (target: FaultTarget) => counts.get(target) ?? 0,
     requestTimes: (target: FaultTarget): readonly number[] => times.get(target) ?? [],
   };

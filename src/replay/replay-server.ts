@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { WebSocketServer } from 'ws';
 import type { SourceName } from '../shared/sources.ts';
 import { REPLAY_SITES } from '../sources/registry.ts';
 import type { ReplayAnswer, ReplayClock } from '../sources/replay-site.ts';
@@ -188,6 +189,62 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
     );
   }
 
+  // A site read over a WebSocket (Jetstream): each connection is sent the records revealed
+  // from where it starts, as they are revealed. A queued fault is taken by the upgrade (a status
+  // refuses it, a drop cuts it) or by the next message (a drop cuts the connection, a non-JSON
+  // answer becomes a frame that is not JSON).
+  const websockets = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  function upgrade(request: IncomingMessage, socket: Socket, head: Buffer): void {
+    const url = new URL(request.url ?? '/', 'http://replay');
+    const site = siteAt(url.pathname);
+    const stream = site?.replay.websocket;
+    const route = site ? url.pathname.slice(site.replay.prefix.length) : '';
+    const clockOf = site ? revealOf(site.name) : null;
+    const start =
+      site && stream && clockOf
+        ? stream.start({ path: route, query: url.searchParams }, site.records, clockOf)
+        : null;
+    if (!site || !stream || !clockOf || start === null) {
+      socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n');
+      return;
+    }
+    const fault = faults.take(site.name, false);
+    if (fault?.kind === 'drop') {
+      socket.destroy();
+      return;
+    }
+    if (fault?.kind === 'status') {
+      const retry = fault.retryAfter === undefined ? '' : `retry-after: ${fault.retryAfter}\r\n`;
+      socket.end(`HTTP/1.1 ${fault.status} Fault\r\n${retry}connection: close\r\n\r\n`);
+      return;
+    }
+    websockets.handleUpgrade(request, socket, head, (ws) => {
+      let next = start;
+      if (fault?.kind === 'html' || fault?.kind === 'truncate') ws.send('<html>Bad gateway</html>');
+      const timer = setInterval(() => {
+        const revealedNow = clockOf.revealed();
+        // Sent while the client reads: a paused client lets the socket's buffer fill, not ours.
+        while (next < revealedNow && ws.bufferedAmount < 1_048_576) {
+          if (faults.pending(site.name, ['drop', 'html', 'truncate'])) {
+            const now = faults.take(site.name, true);
+            if (now?.kind === 'drop') {
+              ws.terminate();
+              return;
+            }
+            if (now?.kind === 'html' || now?.kind === 'truncate') {
+              ws.send('<html>Bad gateway</html>');
+              continue;
+            }
+          }
+          ws.send(stream.message(site.records, next, clockOf));
+          next++;
+        }
+      }, 20);
+      ws.on('close', () => clearInterval(timer));
+      ws.on('error', () => clearInterval(timer));
+    });
+  }
+
   const sockets = new Set<Socket>();
   let server: Server = createServer();
   const listen = (port: number) =>
@@ -197,6 +254,7 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
           if (!response.headersSent) response.writeHead(500).end();
         });
       });
+      server.on('upgrade', upgrade);
       server.on('connection', (socket) => {
         sockets.add(socket);
         socket.on('close', () => sockets.delete(socket));

@@ -106,6 +106,18 @@ export const SOURCE_DESCRIPTORS = [
     defaultPollSeconds: 300,
     howToConfigure: null,
   }),
+  describe({
+    name: 'bluesky',
+    label: 'Bluesky',
+    aliases: ['bsky', 'bsky.app', 'bsky.social'],
+    icon: 'B',
+    colour: '#1d4ed8',
+    // No communities: a Bluesky feed is not a topic, and hashtags are in the text.
+    communityPrefix: '',
+    // Jetstream pushes: the "poll" is how long a read waits for the next events.
+    defaultPollSeconds: 1,
+    howToConfigure: null,
+  }),
 ] as const;
 
 export type SourceName = (typeof SOURCE_DESCRIPTORS)[number]['name'];

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { SOURCE_NAMES, type SourceName } from '../shared/sources.ts';
+import { blueskyPlugin } from './bluesky/plugin.ts';
 import { devtoPlugin } from './devto/plugin.ts';
 import { feedsPlugin } from './feeds/plugin.ts';
 import { githubPlugin } from './github/plugin.ts';
@@ -23,6 +24,7 @@ export const SOURCE_PLUGINS = [
   mastodonPlugin,
   githubPlugin,
   feedsPlugin,
+  blueskyPlugin,
 ] as const;
 
 type AnyPlugin = (typeof SOURCE_PLUGINS)[number];

@@ -45,6 +45,20 @@ export type ReplaySite = {
     records: readonly RawRecord[],
     clock: ReplayClock,
   ): ReplayAnswer;
+  /**
+   * For a site read over a WebSocket (Bluesky's Jetstream): where a connection starts and what
+   * it is sent, one message a record as records are revealed. `answer` serves plain HTTP.
+   */
+  readonly websocket?: {
+    /** The record index a connection to `path` starts from; null: no stream there (404). */
+    start(
+      request: { readonly path: string; readonly query: URLSearchParams },
+      records: readonly RawRecord[],
+      clock: ReplayClock,
+    ): number | null;
+    /** Record `index` as the site's message (text). */
+    message(records: readonly RawRecord[], index: number, clock: ReplayClock): string;
+  };
   /** The settings that point Earshot at this replay (`url` includes the prefix). */
   settings(url: string): Record<string, string>;
 };

@@ -24,6 +24,7 @@ export function replayEnv(
     DEVTO_POLL_SECONDS: '0.1',
     MASTODON_POLL_SECONDS: '0.1',
     GITHUB_POLL_SECONDS: '0.1',
+    BLUESKY_POLL_SECONDS: '0.1',
     SOURCE_TIMEOUT_SECONDS: '0.5',
     ...overrides,
   };

@@ -3,7 +3,11 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/client.ts';
 import { migrateDatabase } from '../../src/db/migrate.ts';
-import { type ReplayServer, startReplay } from '../../src/replay/replay-server.ts';
+import {
+  type ReplayFault,
+  type ReplayServer,
+  startReplay,
+} from '../../src/replay/replay-server.ts';
 import type { SourceName } from '../../src/shared/sources.ts';
 import { type AppProcess, createDataDir, startAppProcess } from './app-process.ts';
 import {
@@ -22,7 +26,12 @@ import { createTestDatabase } from './test-database.ts';
  * across faults of every kind (429 with Retry-After, 5xx, a dropped connection, a body that is
  * not JSON, a truncated one) and across a kill -9 of the process that reads them.
  */
-export function describeSiteReplay(source: SourceName, label: string): void {
+export function describeSiteReplay(
+  source: SourceName,
+  label: string,
+  options: { readonly transport?: 'http' | 'websocket' } = {},
+): void {
+  const websocket = options.transport === 'websocket';
   const corpus = recordedCorpus();
 
   /** Stops the replay's clock and waits until every revealed article is stored once. */
@@ -58,43 +67,99 @@ export function describeSiteReplay(source: SourceName, label: string): void {
       );
     });
 
-    test('429 with Retry-After, 5xx, a dropped connection, a body that is not JSON: failing, then ok, nothing lost', async () => {
-      replay = await startReplay({ corpus, loop: true, initial: 10, rate: 4 });
-      running = runIngestion(handle, replay, source);
+    /** The replay, looping, and the source's loop reading it, once the first items are in. */
+    async function startRunning() {
+      const started = await startReplay({ corpus, loop: true, initial: 10, rate: 4 });
+      const ingesting = runIngestion(handle, started, source);
       await waitFor(async () => (await storedIds(handle, source)).length >= 10, 'the first items');
+      return { replay: started, running: ingesting };
+    }
 
-      // Three answers in a row exhaust one request's attempts: the loop reports it and waits.
-      const before = replay.requestTimes(source).length;
-      replay.fault(source, { kind: 'status', status: 429, retryAfter: '1' }, 3);
-      await waitFor(() => running?.tracker.state === 'failing', '429 to show');
-      expect(running.tracker.errors.at(-1)).toMatch(/answered 429/u);
-      const times = replay.requestTimes(source).slice(before);
-      for (let i = 1; i <= 2; i++) {
-        expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(950);
+    /** Queues each step's faults (three of each unless `times` says) and waits for failing, then ok. */
+    async function failThenRecover(
+      ingesting: RunningIngestion,
+      server: ReplayServer,
+      steps: readonly (readonly (ReplayFault & { readonly times?: number })[])[],
+    ): Promise<void> {
+      for (const faults of steps) {
+        const errors = ingesting.tracker.errors.length;
+        for (const { times = 3, ...fault } of faults)
+          server.fault(source, fault as ReplayFault, times);
+        const kind = faults.at(-1)?.kind;
+        await waitFor(() => ingesting.tracker.errors.length > errors, `${kind} to show`);
+        expect(ingesting.tracker.state).toBe('failing');
+        await waitFor(() => ingesting.tracker.state === 'ok', `recovery from ${kind}`);
       }
-      await waitFor(() => running?.tracker.state === 'ok', 'recovery from 429');
+    }
 
-      for (const fault of [
-        { kind: 'status', status: 503 },
-        { kind: 'drop' },
-        { kind: 'html' },
-        { kind: 'truncate' },
-      ] as const) {
+    // A WebSocket has no Retry-After or body: its faults are a dropped connection, a frame that
+    // is not JSON, a refused upgrade (503) and a server that is gone (connection refused).
+    test.runIf(websocket)(
+      'a dropped connection, a frame that is not JSON, a refused upgrade, a server gone: failing, then ok, nothing lost',
+      async () => {
+        ({ replay, running } = await startRunning());
+        // A refused upgrade needs a reconnection: a drop first.
+        await failThenRecover(running, replay, [
+          [{ kind: 'drop' }],
+          [{ kind: 'html' }],
+          [
+            { kind: 'drop', times: 1 },
+            { kind: 'status', status: 503 },
+          ],
+        ]);
         const errors = running.tracker.errors.length;
-        replay.fault(source, fault, 3);
+        await replay.suspend();
+        // The live connection drops, then a reconnection is refused.
         await waitFor(
-          () => (running?.tracker.errors.length ?? 0) > errors,
-          `${fault.kind} to show`,
+          () => (running?.tracker.errors.length ?? 0) > errors + 1,
+          'the refusal to show',
         );
         expect(running.tracker.state).toBe('failing');
-        await waitFor(() => running?.tracker.state === 'ok', `recovery from ${fault.kind}`);
-      }
-      expect(running.tracker.errors.join('\n')).toMatch(/answered 503/u);
-      expect(running.tracker.errors.join('\n')).toMatch(/cannot reach|socket|closed/iu);
-      expect(running.tracker.errors.join('\n')).toMatch(/not JSON/u);
-      await expectEveryItemOnce(replay, () => storedIds(handle, source));
-      expect(running.tracker.state).toBe('ok');
-    }, 120_000);
+        await replay.resume();
+        await waitFor(() => running?.tracker.state === 'ok', 'recovery from the refusal');
+        const all = running.tracker.errors.join('\n');
+        expect(all).toMatch(/closed the connection|socket hang up/u);
+        expect(all).toMatch(/not JSON/u);
+        expect(all).toMatch(/503/u);
+        expect(all).toMatch(/ECONNREFUSED/u);
+        // A burst after the faults, so that there are many.
+        replay.revealMore(30);
+        await expectEveryItemOnce(replay, () => storedIds(handle, source));
+        expect(running.tracker.state).toBe('ok');
+      },
+      120_000,
+    );
+
+    test.skipIf(websocket)(
+      '429 with Retry-After, 5xx, a dropped connection, a body that is not JSON: failing, then ok, nothing lost',
+      async () => {
+        ({ replay, running } = await startRunning());
+
+        // Three answers in a row exhaust one request's attempts: the loop reports it and waits.
+        const before = replay.requestTimes(source).length;
+        replay.fault(source, { kind: 'status', status: 429, retryAfter: '1' }, 3);
+        await waitFor(() => running?.tracker.state === 'failing', '429 to show');
+        expect(running.tracker.errors.at(-1)).toMatch(/answered 429/u);
+        const times = replay.requestTimes(source).slice(before);
+        for (let i = 1; i <= 2; i++) {
+          expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(950);
+        }
+        await waitFor(() => running?.tracker.state === 'ok', 'recovery from 429');
+
+        await failThenRecover(running, replay, [
+          [{ kind: 'status', status: 503 }],
+          [{ kind: 'drop' }],
+          [{ kind: 'html' }],
+          [{ kind: 'truncate' }],
+        ]);
+        expect(running.tracker.errors.join('\n')).toMatch(/answered 503/u);
+        expect(running.tracker.errors.join('\n')).toMatch(/cannot reach|socket|closed/iu);
+        expect(running.tracker.errors.join('\n')).toMatch(/not JSON/u);
+        await expectEveryItemOnce(replay, () => storedIds(handle, source));
+        expect(running.tracker.state).toBe('ok');
+      },
+      120_000,
+    );
   });
 
   describe(`${label} across kill -9`, () => {

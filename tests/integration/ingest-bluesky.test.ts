@@ -1,0 +1,5 @@
+import { describeSiteReplay } from '../support/site-replay-suite.ts';
+
+// Bluesky through a real WebSocket: the recorded Jetstream post events, looped with fresh record
+// keys, exactly once across dropped connections, bad frames, refusals and a kill -9.
+describeSiteReplay('bluesky', 'Bluesky', { transport: 'websocket' });

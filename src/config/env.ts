@@ -125,7 +125,7 @@ export const envSchema = z
     MAX_MONITORS_PER_USER: withDefault(
       z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100_000).default(100),
     ),
-    // What one account may cost the database (docs/decisions/XXXX-preview-budget.md): a monitor
+    // What one account may cost the database (docs/decisions/0028-preview-budget.md): a monitor
     // may match at most this share of the recent items, and store this many matches an hour.
     MONITOR_MAX_MATCH_PERCENT: withDefault(
       z.coerce

@@ -85,3 +85,9 @@ export class RateLimitedError extends DomainError {
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
+
+/** A per-user limit on how many of a thing one may have; `details.limit` says how many. */
+export class LimitReachedError extends DomainError {
+  override name = 'LimitReachedError';
+  readonly code = 'LIMIT_REACHED';
+}

@@ -66,6 +66,8 @@ export interface SiteNode {
 export interface CommunityNode {
   readonly type: 'community';
   readonly name: string;
+  /** Written as `feed:"name"` (with `site:feeds` beside it): a feed's name, not a subreddit. */
+  readonly feed?: true;
 }
 
 /** `author:name`; the name is lower-cased. */

@@ -26,7 +26,7 @@ export function formatQuery(node: QueryNode): string {
     case 'site':
       return `site:${node.source}`;
     case 'community':
-      return `subreddit:${node.name}`;
+      return node.feed ? `feed:"${node.name}"` : `subreddit:${node.name}`;
     case 'author':
       return `author:${node.name}`;
   }

@@ -14,7 +14,7 @@ export class QuerySyntaxError extends Error {
 }
 
 const MAX_DEPTH = 32;
-const FIELD = /^(title|site|subreddit|author):$/iu;
+const FIELD = /^(title|site|subreddit|author|feed):$/iu;
 const REDDIT_PREFIX = /^\/?r\//iu;
 const OPEN_QUOTES = new Set(['"', '\u201c', '\u201d', '\u201e']);
 const CLOSE_QUOTES = new Set(['"', '\u201c', '\u201d']);
@@ -386,6 +386,7 @@ class Parser {
   }
 
   private parseFilter(name: string, start: number): QueryNode {
+    if (name === 'feed') return this.parseFeed(start);
     const value = this.readToken();
     if (value === '') {
       const example =
@@ -404,6 +405,45 @@ class Parser {
     }
     if (name === 'subreddit') return this.communityNode(value.replace(/^\/?r\//iu, ''), start);
     return { type: 'author', name: normaliseName(value.replace(/^\/?u\//iu, '')) };
+  }
+
+  /**
+   * `feed:"Name"` (or `feed:name`): items of the feed a user added under that name, which is its
+   * items' community; the same as `site:feeds` with that community.
+   */
+  private parseFeed(start: number): QueryNode {
+    let value: string;
+    const open = this.peek();
+    if (open !== undefined && OPEN_QUOTES.has(open)) {
+      this.pos++;
+      const from = this.pos;
+      while (this.pos < this.input.length && !CLOSE_QUOTES.has(this.input[this.pos] ?? '')) {
+        this.pos++;
+      }
+      if (this.pos >= this.input.length) {
+        throw new QuerySyntaxError(
+          'Close the quote after the feed’s name, like feed:"My blog".',
+          start,
+        );
+      }
+      value = this.input.slice(from, this.pos).trim();
+      this.pos++;
+    } else {
+      value = this.readToken();
+    }
+    if (value === '') {
+      throw new QuerySyntaxError(
+        'Write a feed’s name right after feed:, like feed:"My blog".',
+        start,
+      );
+    }
+    return {
+      type: 'and',
+      children: [
+        { type: 'site', source: 'feeds' },
+        { type: 'community', name: normaliseName(value), feed: true },
+      ],
+    };
   }
 
   private communityNode(name: string, start: number): QueryNode {

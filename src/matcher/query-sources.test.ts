@@ -6,26 +6,33 @@ import { querySources } from './query-sources.ts';
 
 describe('querySources', () => {
   it.each([
-    ['rust', ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'bluesky']],
+    [
+      'rust',
+      ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'feeds', 'bluesky'],
+    ],
     ['rust site:hackernews', ['hackernews']],
     ['site:hackernews', ['hackernews']],
     // A DEV tag is a community too.
     ['r/rust release', ['reddit', 'devto']],
+    ['feed:"Rust Blog" release', ['feeds']],
     ['r/rust site:reddit', ['reddit']],
     ['subreddit:rust OR site:lobsters', ['reddit', 'lobsters', 'devto']],
-    ['rust -site:reddit', ['hackernews', 'lobsters', 'devto', 'mastodon', 'github', 'bluesky']],
     [
-      'rust -(site:reddit OR site:lobsters OR site:devto)',
+      'rust -site:reddit',
+      ['hackernews', 'lobsters', 'devto', 'mastodon', 'github', 'feeds', 'bluesky'],
+    ],
+    [
+      'rust -(site:reddit OR site:lobsters OR site:devto OR site:feeds)',
       ['hackernews', 'mastodon', 'github', 'bluesky'],
     ],
     ['site:reddit site:lobsters rust', []],
     [
       'rust -subreddit:games',
-      ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'bluesky'],
+      ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'feeds', 'bluesky'],
     ],
     [
       'rust -author:bot',
-      ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'bluesky'],
+      ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon', 'github', 'feeds', 'bluesky'],
     ],
     ['(site:reddit OR site:hackernews) -site:reddit rust', ['hackernews']],
     ['-(-site:lobsters) rust', ['lobsters']],

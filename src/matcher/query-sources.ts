@@ -3,7 +3,7 @@ import { type QueryNode, SOURCES, type Source } from './query-ast.ts';
 
 /**
  * The sources whose items have a community (a subreddit, a DEV tag): `subreddit:` and `r/` match
- * only there.
+ * only there; `feed:"…"` names a feed's, on the feeds site.
  */
 const COMMUNITY_SOURCES: readonly Source[] = SOURCE_DESCRIPTORS.filter(
   (descriptor) => descriptor.communityPrefix !== '',
@@ -27,7 +27,7 @@ function canMatch(node: QueryNode): Set<Source> {
     case 'site':
       return new Set([node.source]);
     case 'community':
-      return new Set(COMMUNITY_SOURCES);
+      return new Set(node.feed ? ['feeds'] : COMMUNITY_SOURCES);
     case 'and':
       return intersect(node.children.map(canMatch));
     case 'or':

@@ -25,7 +25,7 @@ const UNCAPPED = 2_147_483_647;
  * A monitor stores at most `matchesPerHour` matches in a clock hour (UTC), so one account's broad
  * monitors cannot multiply the database's writes: the rest of that hour are counted in
  * `monitors.hour_dropped` and not stored (its card says so), and the count starts again with the
- * next hour's first match (docs/decisions/XXXX-preview-budget.md).
+ * next hour's first match (docs/decisions/0028-preview-budget.md).
  */
 export async function storeMatches(
   tx: Pick<Database, 'execute'>,

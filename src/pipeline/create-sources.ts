@@ -23,6 +23,9 @@ export function createSources(
       off.push(name);
       continue;
     }
+    const create = sourcePlugin(name).createSource;
+    // The feeds users add are polled per feed (poll-feeds.ts), not as one source.
+    if (create === null) continue;
     const http = createHttpClient({
       userAgent: USER_AGENT,
       timeoutMs: config.SOURCE_TIMEOUT_SECONDS * 1000,
@@ -32,7 +35,7 @@ export function createSources(
           'retrying a request',
         ),
     });
-    sources.push(sourcePlugin(name).createSource(config, { http }));
+    sources.push(create(config, { http }));
   }
   return { sources, off };
 }

@@ -1,6 +1,8 @@
-import { asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
+import { feedSubscriptions } from '../db/schema/feeds.ts';
 import { itemColumns, items, matchCursors } from '../db/schema/items.ts';
+import { monitors } from '../db/schema/monitors.ts';
 import type { MonitorIndex } from '../matcher/monitor-index.ts';
 import type { MatchEvents, NewMatch } from '../matches/match-events.ts';
 import { matchOfItem } from '../matches/match-of-item.ts';
@@ -58,13 +60,19 @@ export async function matchNewItems(
     if (more) batch.pop();
     if (batch.length === 0) return { items: 0, matches: 0, more: false };
 
-    const hits: MatchToStore[] = [];
+    const hits: (MatchToStore & { readonly feedId: number | null })[] = [];
     for (const item of batch) {
       for (const hit of deps.index.match(item)) {
-        hits.push({ monitorId: hit.monitorId, match: matchOfItem(item, hit.highlights) });
+        hits.push({
+          monitorId: hit.monitorId,
+          match: matchOfItem(item, hit.highlights),
+          feedId: item.feedId,
+        });
       }
     }
-    announced = await storeMatches(tx, hits, { matchesPerHour: deps.matchesPerHour });
+    announced = await storeMatches(tx, await keepSubscribersHits(tx, hits), {
+      matchesPerHour: deps.matchesPerHour,
+    });
 
     const last = batch[batch.length - 1]?.id ?? after;
     await tx
@@ -78,4 +86,34 @@ export async function matchNewItems(
   });
   deps.events.emit(announced);
   return result;
+}
+
+/**
+ * The hits of items from feeds users added, kept only for monitors of users with an unpaused
+ * subscription to that feed: a private feed's items never reach anyone else (docs/product.md,
+ * "Feeds by URL"). Other hits pass as they are, without a query.
+ */
+async function keepSubscribersHits(
+  tx: Pick<Database, 'select'>,
+  hits: readonly (MatchToStore & { readonly feedId: number | null })[],
+): Promise<MatchToStore[]> {
+  const feedHits = hits.filter((hit) => hit.feedId !== null);
+  if (feedHits.length === 0) return hits.map(({ feedId: _, ...hit }) => hit);
+  const feedIds = [...new Set(feedHits.map((hit) => hit.feedId as number))];
+  const monitorIds = [...new Set(feedHits.map((hit) => hit.monitorId))];
+  const allowed = await tx
+    .select({ monitorId: monitors.id, feedId: feedSubscriptions.feedId })
+    .from(monitors)
+    .innerJoin(feedSubscriptions, eq(feedSubscriptions.userId, monitors.userId))
+    .where(
+      and(
+        inArray(monitors.id, monitorIds),
+        inArray(feedSubscriptions.feedId, feedIds),
+        isNull(feedSubscriptions.pausedAt),
+      ),
+    );
+  const pairs = new Set(allowed.map((row) => `${row.monitorId} ${row.feedId}`));
+  return hits
+    .filter((hit) => hit.feedId === null || pairs.has(`${hit.monitorId} ${hit.feedId}`))
+    .map(({ feedId: _, ...hit }) => hit);
 }

@@ -101,9 +101,9 @@ async function insertItems(
   const column = <T>(read: (row: NormalisedItem) => T) => sql.param(rows.map(read));
   const result = await tx.execute(sql`
     insert into ${items} (source, external_id, kind, title, body, url, permalink, author,
-      community, parent_external_id, thread_title, created_at, search)
+      community, parent_external_id, thread_title, created_at, feed_id, search)
     select source, external_id, kind, title, body, url, permalink, author, community,
-      parent_external_id, thread_title, created_at, search_text::tsvector
+      parent_external_id, thread_title, created_at, feed_id, search_text::tsvector
     from unnest(
       ${column((row) => row.source)}::text[],
       ${column((row) => row.externalId)}::text[],
@@ -117,9 +117,10 @@ async function insertItems(
       ${column((row) => row.parentExternalId)}::text[],
       ${column((row) => row.threadTitle)}::text[],
       ${column((row) => new Date(row.createdAt).toISOString())}::timestamptz[],
+      ${column((row) => row.feedId ?? null)}::bigint[],
       ${column((row) => searchDocumentLiteral(row.title, row.body, row.url))}::text[]
     ) as r(source, external_id, kind, title, body, url, permalink, author, community,
-      parent_external_id, thread_title, created_at, search_text)
+      parent_external_id, thread_title, created_at, feed_id, search_text)
     on conflict (source, external_id) do nothing
     returning 1`);
   return rowsOf(result).length;

@@ -2,12 +2,14 @@ import type { Config } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { MatchEvents } from '../matches/match-events.ts';
 import { SOURCE_NAMES, type SourceName } from '../shared/sources.ts';
+import { isSourceConfigured } from '../sources/configured-sources.ts';
 import { createSources, type SourceSettings } from './create-sources.ts';
 import { ingestSource } from './ingest-source.ts';
 import { createLeadership, PROCESS_NAME } from './leadership.ts';
 import type { PipelineLogger } from './logger.ts';
 import { matchShard } from './match-shard.ts';
 import { NudgeHub } from './nudge.ts';
+import { pollFeedsLoop } from './poll-feeds.ts';
 import { pruneLoop } from './prune.ts';
 import { SourceHealthTracker, writeNotConfigured } from './source-health-tracker.ts';
 
@@ -80,6 +82,16 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
           leader: PROCESS_NAME,
           healthWriteMs: options.healthWriteMs,
         },
+        signal,
+      ),
+    );
+  }
+
+  // The feeds users add: one leader polls them all, each on its own schedule (poll-feeds.ts).
+  if (isSourceConfigured(config, 'feeds')) {
+    leadership.lead('source:feeds', sourceKey('feeds'), (signal) =>
+      pollFeedsLoop(
+        { db, config, logger, onStored: () => hub.wake(), leader: PROCESS_NAME },
         signal,
       ),
     );

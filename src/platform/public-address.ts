@@ -51,13 +51,17 @@ type LookupCallback = (
 /**
  * A `lookup` for `http(s).request` (or any socket) that resolves the name once, refuses it when
  * any of its addresses is not public, and hands the checked addresses to the connection, so no
- * second lookup can rebind the name. `allowPrivate` (self-hosting, tests) lifts the rule.
+ * second lookup can rebind the name. `allowPrivate` (self-hosting, tests) lifts the rule;
+ * `isAllowed` replaces `isPublicAddress` (a test's own loopback address).
  */
-export function publicOnlyLookup(options: { allowPrivate?: boolean } = {}) {
+export function publicOnlyLookup(
+  options: { allowPrivate?: boolean; isAllowed?: (address: string) => boolean } = {},
+) {
+  const isAllowed = options.isAllowed ?? isPublicAddress;
   return (hostname: string, lookupOptions: { all?: boolean }, callback: LookupCallback): void => {
     dnsLookup(hostname, { all: true }, (error, addresses) => {
       if (error) return callback(error, []);
-      if (!options.allowPrivate && addresses.some((entry) => !isPublicAddress(entry.address))) {
+      if (!options.allowPrivate && addresses.some((entry) => !isAllowed(entry.address))) {
         return callback(new ForbiddenAddressError(), []);
       }
       const [first] = addresses;
@@ -66,4 +70,12 @@ export function publicOnlyLookup(options: { allowPrivate?: boolean } = {}) {
       return callback(null, first.address, first.family);
     });
   };
+}
+
+/**
+ * The address rule of a fetch on a user's behalf, as `fetchFeed` takes it: public addresses only,
+ * by name (`publicOnlyLookup`) and by literal (`isPublicAddress`); null when `allowPrivate`.
+ */
+export function publicAddressRule(allowPrivate: boolean) {
+  return allowPrivate ? null : { lookup: publicOnlyLookup(), isAllowed: isPublicAddress };
 }

@@ -20,6 +20,7 @@ import { createMcpRoutes } from './mcp/create-mcp-routes.ts';
 import { createApiKeyRoutes } from './routes/api-keys.ts';
 import { createEmailAlertRoutes } from './routes/email-alerts.ts';
 import { createEventRoutes, EVENTS_PATH } from './routes/events.ts';
+import { createFeedRoutes } from './routes/feeds.ts';
 import { createHealthRoutes } from './routes/health.ts';
 import { createMatchRoutes } from './routes/matches.ts';
 import { createMonitorWebhookRoutes } from './routes/monitor-webhooks.ts';
@@ -114,6 +115,7 @@ export function createApp(deps: AppDeps) {
   );
   api.route('/', createEmailAlertRoutes(deps));
   api.route('/', createMonitorWebhookRoutes(deps));
+  api.route('/', createFeedRoutes(deps));
   api.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'Earshot API', version: deps.version },

@@ -102,6 +102,12 @@ export const listMatchesQuerySchema = z.strictObject({
 });
 export type ListMatchesQuery = z.infer<typeof listMatchesQuerySchema>;
 
+/** GET /api/matches/export: the feed's filters, every page; `format` is csv (the only one yet). */
+export const exportMatchesQuerySchema = listMatchesQuerySchema
+  .omit({ cursor: true, limit: true })
+  .extend({ format: z.enum(['csv'], 'must be csv') });
+export type ExportMatchesQuery = z.infer<typeof exportMatchesQuerySchema>;
+
 /** A match's id as the API takes it (path parameter, MCP argument). */
 /** A match's id as it appears in paths and bodies: its row id, in decimal. */
 export const MATCH_ID_PATTERN = /^[1-9][0-9]{0,15}$/;

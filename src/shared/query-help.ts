@@ -69,6 +69,12 @@ export const QUERY_HELP: readonly QueryHelpRow[] = [
     example: 'author:pg',
   },
   {
+    syntax: 'feed:"name"',
+    meaning:
+      'Only the feed or forum you added under this name (Settings → Sources); site:feeds is every feed you added.',
+    example: 'feed:"Rust Blog" release',
+  },
+  {
     syntax: 'title:word',
     meaning: 'The word (or "phrase", or group) must be in the title.',
     example: 'title:"show hn"',

@@ -94,6 +94,18 @@ export const SOURCE_DESCRIPTORS = [
     defaultPollSeconds: 60,
     howToConfigure: null,
   }),
+  // The feeds and Discourse forums users add by URL: each polled on its own (5 minutes to 6
+  // hours, adapting), its items matched only for the users who added it.
+  describe({
+    name: 'feeds',
+    label: 'Feeds',
+    aliases: ['feed', 'rss', 'forums'],
+    icon: 'F',
+    colour: '#b45309',
+    communityPrefix: '',
+    defaultPollSeconds: 300,
+    howToConfigure: null,
+  }),
   describe({
     name: 'bluesky',
     label: 'Bluesky',

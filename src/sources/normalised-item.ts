@@ -29,6 +29,8 @@ export const normalisedItemSchema = z.object({
   threadTitle: z.string().nullable(),
   /** ISO 8601, UTC. */
   createdAt: z.string(),
+  /** The feed a user added that brought it (the `feeds` site only). */
+  feedId: z.number().int().optional(),
 });
 export type NormalisedItem = z.infer<typeof normalisedItemSchema>;
 

@@ -31,7 +31,14 @@ export type SourcePlugin<Name extends SourceName, Shape extends z.ZodRawShape> =
   readonly pollSeconds: (settings: z.output<z.ZodObject<Shape>>) => number;
   /** The site's replay (`npm run replay`, the demo, tests), under its own path prefix. */
   readonly replay?: ReplaySite;
-  readonly createSource: (settings: z.output<z.ZodObject<Shape>>, context: SourceContext) => Source;
+  /**
+   * The site's one connector. Absent for the feeds users add by URL, which the pipeline polls
+   * per feed (`src/pipeline/poll-feeds.ts`) rather than as one source with one cursor.
+   */
+  readonly createSource?: (
+    settings: z.output<z.ZodObject<Shape>>,
+    context: SourceContext,
+  ) => Source;
 };
 
 /** Types a plugin's settings from its schema. */

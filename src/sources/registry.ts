@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { SOURCE_NAMES, type SourceName } from '../shared/sources.ts';
 import { blueskyPlugin } from './bluesky/plugin.ts';
 import { devtoPlugin } from './devto/plugin.ts';
+import { feedsPlugin } from './feeds/plugin.ts';
 import { githubPlugin } from './github/plugin.ts';
 import { hackerNewsPlugin } from './hacker-news/plugin.ts';
 import { lobstersPlugin } from './lobsters/plugin.ts';
@@ -22,6 +23,7 @@ export const SOURCE_PLUGINS = [
   devtoPlugin,
   mastodonPlugin,
   githubPlugin,
+  feedsPlugin,
   blueskyPlugin,
 ] as const;
 
@@ -58,17 +60,22 @@ export const REPLAY_SITES: readonly { readonly name: SourceName; readonly replay
 export type RegisteredSource = {
   readonly hasCredentials: (settings: SourcePluginSettings) => boolean;
   readonly pollSeconds: (settings: SourcePluginSettings) => number;
-  readonly createSource: (settings: SourcePluginSettings, context: SourceContext) => Source;
+  /** Null for a site without one connector (the feeds users add, polled per feed). */
+  readonly createSource:
+    | ((settings: SourcePluginSettings, context: SourceContext) => Source)
+    | null;
 };
 
 export function sourcePlugin(name: SourceName): RegisteredSource {
   // Each plugin reads only its own keys of the whole configuration.
   const plugin = BY_NAME.get(name) as unknown as {
     readonly hasCredentials?: (settings: SourcePluginSettings) => boolean;
-  } & Omit<RegisteredSource, 'hasCredentials'>;
+    readonly createSource?: (settings: SourcePluginSettings, context: SourceContext) => Source;
+  } & Pick<RegisteredSource, 'pollSeconds'>;
+  const create = plugin.createSource;
   return {
     hasCredentials: (settings) => plugin.hasCredentials?.(settings) ?? true,
     pollSeconds: (settings) => plugin.pollSeconds(settings),
-    createSource: (settings, context) => plugin.createSource(settings, context),
+    createSource: create ? (settings, context) => create(settings, context) : null,
   };
 }

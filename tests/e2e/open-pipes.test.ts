@@ -1,6 +1,12 @@
-import { describe, expect, test } from 'vitest';
-import { browserAvailability, openPage } from '../support/browser.ts';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
+import { createItem, createMatch, createMonitor } from '../support/factories.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const availability = browserAvailability();
 
@@ -78,5 +84,56 @@ describe.runIf(availability.run)('open pipes in Chromium', () => {
       .waitFor();
     expect(outside).toEqual([]);
     expect(problems.errors).toEqual([]);
+  });
+});
+
+// The export needs matches: the app is served in this process, so the test stores them directly.
+describe.runIf(availability.run)('CSV export in Chromium', () => {
+  let app: TestApp;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  beforeAll(async () => {
+    browser = await launchBrowser(availability.run ? availability.path : '');
+    app = await startTestApp({
+      webRoot: fileURLToPath(new URL('../../dist/web', import.meta.url)),
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  test('Export CSV downloads the matches of the current filters', async () => {
+    const user = await app.createUser();
+    const tokens = await app.signIn(user);
+    await app.api('/api/user', { token: tokens.AccessToken, method: 'POST', body: {} });
+    const monitor = await createMonitor(app.database.db, { userId: user.sub, name: 'Formulas' });
+    for (const title of ['=1+1', 'A plain title']) {
+      await createMatch(app.database.db, {
+        monitor,
+        item: await createItem(app.database.db, { title }),
+      });
+    }
+    const context = await browser.newContext({ baseURL: app.url, acceptDownloads: true });
+    const record = JSON.stringify({
+      AccessToken: tokens.AccessToken,
+      IdToken: tokens.IdToken,
+      RefreshToken: tokens.RefreshToken,
+    });
+    await context.addInitScript((value) => localStorage.setItem('token', value), record);
+    const { page, problems } = await openPage(context);
+    await page.goto('/dashboard/alerts');
+    await page.getByText('A plain title').first().waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    const file = await download.path();
+    const rows = parse(await readFile(file, 'utf8'), { columns: true }) as Array<
+      Record<string, string>
+    >;
+    expect(path.extname(download.suggestedFilename())).toBe('.csv');
+    expect(rows.map((row) => row.title).sort()).toEqual(["'=1+1", 'A plain title']);
+    expect(problems.errors).toEqual([]);
+    await context.close();
   });
 });

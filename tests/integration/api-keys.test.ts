@@ -24,6 +24,7 @@ const ROUTES: RouteCase[] = [
   { method: 'POST', path: '/api/monitors/preview', access: 'read', body: { query: 'postgres' } },
   { method: 'GET', path: '/api/matches', access: 'read' },
   { method: 'GET', path: '/api/matches/stats', access: 'read' },
+  { method: 'GET', path: '/api/matches/export?format=csv', access: 'read' },
   { method: 'POST', path: '/api/monitors', access: 'write', body: { query: 'sqlite' } },
   { method: 'PATCH', path: '/api/monitors/:monitor', access: 'write', body: { paused: true } },
   { method: 'POST', path: '/api/monitors/:monitor/webhook/test', access: 'write' },
@@ -94,7 +95,9 @@ describe('API keys', () => {
         .filter((route) => route.method !== 'ALL' && !PUBLIC.some((p) => route.path.startsWith(p)))
         .map((route) => `${route.method} ${route.path.replace(/\{?:?(\w+)\}?/g, '$1')}`),
     );
-    const listed = new Set(ROUTES.map((route) => `${route.method} ${route.path.replace(':', '')}`));
+    const listed = new Set(
+      ROUTES.map((route) => `${route.method} ${route.path.split('?')[0]?.replace(':', '')}`),
+    );
     const normalise = (entry: string) => entry.replace(/\/(monitor|match|key|id)(?=\/|$)/g, '/ID');
     expect([...served].map(normalise).sort()).toEqual(
       [...listed]

@@ -5,7 +5,7 @@ export const PREVIEWS_IN_FLIGHT_PER_USER = 2;
 
 /**
  * What keeps previews (and the breadth check on save, which reads items the same way) from
- * taking the database away from everyone else (docs/decisions/XXXX-preview-budget.md):
+ * taking the database away from everyone else (docs/decisions/0028-preview-budget.md):
  *
  * - `enter` counts a user's previews in flight; one more than `PREVIEWS_IN_FLIGHT_PER_USER` is
  *   refused with a ConflictError (409), so holding many connections open buys nothing.

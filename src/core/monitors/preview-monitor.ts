@@ -1,4 +1,4 @@
-import { and, desc, gt, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, desc, gt, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { type ItemRow, itemColumns, items } from '../../db/schema/items.ts';
 import { isFoldable, searchLexemes, searchQueryTerm } from '../../db/search-text.ts';
@@ -29,7 +29,7 @@ export type PreviewContext = ScanContext & { now?: () => Date };
  * is verified on the newest items of the week instead.
  *
  * The candidates are read newest first, a page a step through the previews' gate, until the
- * week is done or the budget is spent (docs/decisions/XXXX-preview-budget.md). Then the count
+ * week is done or the budget is spent (docs/decisions/0028-preview-budget.md). Then the count
  * is the matches of the hours read, scaled to the hours the sites' items cover, and the answer
  * says so (`estimated`, `basis`).
  */
@@ -49,7 +49,13 @@ export async function previewMonitor(
   const shown: Match[] = [];
   const scan = await scanRecentItems(
     ctx,
-    { since, sources, ...(prefilter ? { where: prefilter } : {}) },
+    {
+      since,
+      sources,
+      // Items of feeds users added are theirs alone: the preview, which knows no user, leaves
+      // them out.
+      where: prefilter ? and(isNull(items.feedId), prefilter) : isNull(items.feedId),
+    },
     (item) => {
       const [hit] = index.match(item);
       if (!hit) return;

@@ -42,7 +42,7 @@ const SEARCH_MAX_CANDIDATES = 1500;
  * Reads the items of `sources` created after `since`, newest first, one bounded step at a time
  * through the previews' gate, handing those that meet `where` (the query's full-text anchors;
  * every item when there is none) to `visit`, until the week is done or the budget is spent
- * (docs/decisions/XXXX-preview-budget.md). At least one step is taken, however long the wait.
+ * (docs/decisions/0028-preview-budget.md). At least one step is taken, however long the wait.
  *
  * The first steps read windows of the newest items along the `created_at` index and test
  * `where` on each, so a step costs the same whatever the query: PostgreSQL's plan for a full-text

@@ -6,7 +6,7 @@ import { users } from './users.ts';
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
- * A user's API keys (docs/decisions/XXXX-api-keys.md). The key itself is never stored: `hash` is
+ * A user's API keys (docs/decisions/0029-api-keys.md). The key itself is never stored: `hash` is
  * the hex SHA-256 of the whole key (keys carry 192 random bits, so a fast hash is enough), and
  * `prefix` (`esk_` and the first 8 characters) finds the row and is what the user sees. A revoked
  * key keeps its row with `revoked_at` set, so a request with it is told it was revoked.

@@ -2,6 +2,7 @@
 
 export * from './api-keys.ts';
 export * from './delivery.ts';
+export * from './feeds.ts';
 export * from './identity.ts';
 export * from './items.ts';
 export * from './matches.ts';

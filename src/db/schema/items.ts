@@ -11,6 +11,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { SourceName } from '../../shared/sources.ts';
+import { feeds } from './feeds.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
@@ -34,6 +35,13 @@ export const items = pgTable(
     author: text('author'),
     community: text('community'),
     parentExternalId: text('parent_external_id'),
+    /**
+     * The feed a user added that brought the item (the `feeds` site only): it is matched only
+     * against the monitors of that feed's subscribers.
+     */
+    feedId: bigint('feed_id', { mode: 'number' }).references(() => feeds.id, {
+      onDelete: 'cascade',
+    }),
     /** A comment's thread: the title of the post it belongs to, when known (`storeItems`). */
     threadTitle: text('thread_title'),
     createdAt: at('created_at').notNull(),
@@ -43,6 +51,7 @@ export const items = pgTable(
   },
   (table) => [
     uniqueIndex('items_source_external_id_idx').on(table.source, table.externalId),
+    index('items_feed_id_idx').on(table.feedId).where(sql`${table.feedId} is not null`),
     // Newest first, in the order the preview's windows read them (migration 0013).
     index('items_created_at_id_idx').on(table.createdAt, table.id),
     // The monitor preview's prefilter (docs/decisions/0013-…).

@@ -22,7 +22,7 @@ const PAGE = `<!doctype html>
 `;
 
 // No AI agent, no MCP generator and no developer toolbar: the page talks to this server only, as
-// the Content-Security-Policy requires (docs/decisions/XXXX-api-keys.md).
+// the Content-Security-Policy requires (docs/decisions/0029-api-keys.md).
 const INIT = `Scalar.createApiReference('#api-reference', {
   url: '/api/openapi.json',
   withDefaultFonts: false,

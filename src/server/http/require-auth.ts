@@ -141,7 +141,7 @@ export function requireAuth(options: RequireAuthOptions): MiddlewareHandler<Auth
 
 /**
  * A request with an API key: refused (401) when the key is unknown or revoked, 403 on a route
- * outside its scope (docs/decisions/XXXX-api-keys.md), 429 past the key's requests a minute.
+ * outside its scope (docs/decisions/0029-api-keys.md), 429 past the key's requests a minute.
  */
 async function answerWithApiKey(
   c: Context<AuthEnv>,

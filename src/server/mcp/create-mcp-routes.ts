@@ -34,7 +34,7 @@ type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean
 /**
  * POST /mcp: the Model Context Protocol over Streamable HTTP (stateless: a server and transport
  * per request, so any web process answers any call), authenticated with an API key
- * (docs/decisions/XXXX-mcp.md). Each tool validates with the zod schema of its REST route and
+ * (docs/decisions/0030-mcp.md). Each tool validates with the zod schema of its REST route and
  * calls the same domain verb; a domain error is answered with the REST API's message.
  */
 export function createMcpRoutes(deps: Pick<AppDeps, 'database' | 'config' | 'version'>) {

@@ -3,8 +3,10 @@ import { dismissMatch } from '../../core/matches/dismiss-match.ts';
 import { markMatchesRead } from '../../core/matches/mark-matches-read.ts';
 import { matchStats } from '../../core/matches/match-stats.ts';
 import { setMatchRead } from '../../core/matches/set-match-read.ts';
+import { exportMatchesCsv } from '../../matches/export-matches-csv.ts';
 import { listMatches } from '../../matches/list-matches.ts';
 import {
+  exportMatchesQuerySchema,
   listMatchesQuerySchema,
   MATCH_ID_PATTERN,
   markMatchesReadBodySchema,
@@ -58,6 +60,22 @@ const statsRoute = createRoute({
   },
 });
 
+const exportRoute = createRoute({
+  method: 'get',
+  path: '/matches/export',
+  tags: ['matches'],
+  summary: 'Every match of the filters as CSV (RFC 4180, header row, newest first), streamed',
+  security: signedIn,
+  request: { query: exportMatchesQuerySchema },
+  responses: {
+    200: {
+      description: 'The CSV; cells starting with = + - @ are prefixed with an apostrophe',
+      content: { 'text/csv': { schema: z.string() } },
+    },
+    ...errorResponses(400, 401),
+  },
+});
+
 const markReadRoute = createRoute({
   method: 'post',
   path: '/matches/mark-read',
@@ -103,6 +121,15 @@ export function createMatchRoutes(deps: Pick<AppDeps, 'database'>) {
   app.openapi(listRoute, async (c) => {
     const input = { userId: c.get('auth').claims.sub, query: c.req.valid('query') };
     return c.json(await listMatches({ db }, input), 200, { 'Cache-Control': 'no-store' });
+  });
+  app.openapi(exportRoute, (c) => {
+    const { format: _csv, ...filters } = c.req.valid('query');
+    const body = exportMatchesCsv({ db }, { userId: c.get('auth').claims.sub, filters });
+    return c.body(body, 200, {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': 'attachment; filename="earshot-matches.csv"',
+      'Cache-Control': 'no-store',
+    });
   });
   app.openapi(statsRoute, async (c) => {
     const input = { userId: c.get('auth').claims.sub, days: c.req.valid('query').days };

@@ -1,4 +1,4 @@
-import { Bell, CheckCheck, RotateCw, Search } from 'lucide-react';
+import { Bell, CheckCheck, Download, RotateCw, Search } from 'lucide-react';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
@@ -23,6 +23,7 @@ import {
   type MatchFilters,
   UNREAD_COUNT_CAP,
   useDismissMatchMutation,
+  useExportMatchesCsvMutation,
   useListMatchesInfiniteQuery,
   useMarkAllReadMutation,
   useMatchStatsQuery,
@@ -82,6 +83,7 @@ export function AlertsPage() {
   const [setRead] = useSetMatchReadMutation();
   const [dismiss] = useDismissMatchMutation();
   const [markAll, markingAll] = useMarkAllReadMutation();
+  const [exportMatches, exporting] = useExportMatchesCsvMutation();
   const now = useNow();
   const unread = useUnreadCountQuery();
   usePageTitle(
@@ -150,6 +152,19 @@ export function AlertsPage() {
     });
   }
 
+  async function exportCsv() {
+    const result = await exportMatches(filters);
+    if (result.error) {
+      toast.error(describeApiError(result.error));
+      return;
+    }
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([result.data], { type: 'text/csv' }));
+    link.download = 'earshot-matches.csv';
+    link.click();
+    URL.revokeObjectURL(link.href);
+  }
+
   async function markAllRead() {
     const result = await markAll(filters.monitorId ? { monitorId: filters.monitorId } : {});
     if ('error' in result && result.error) toast.error(describeApiError(result.error));
@@ -163,13 +178,23 @@ export function AlertsPage() {
         title="Alerts"
         description="Every post and comment your monitors caught, newest first."
         actions={
-          <Button
-            variant="outline"
-            onClick={() => void markAllRead()}
-            disabled={markingAll.isLoading || items.length === 0}
-          >
-            <CheckCheck aria-hidden="true" /> Mark all read
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            <Button
+              variant="outline"
+              onClick={() => void exportCsv()}
+              disabled={exporting.isLoading || items.length === 0}
+              aria-busy={exporting.isLoading}
+            >
+              <Download aria-hidden="true" /> Export CSV
+            </Button>
+            <Button
+              variant="outline"
+              onClick={() => void markAllRead()}
+              disabled={markingAll.isLoading || items.length === 0}
+            >
+              <CheckCheck aria-hidden="true" /> Mark all read
+            </Button>
+          </div>
         }
       />
       <div className="grid grid-cols-1 gap-6">

@@ -18,12 +18,17 @@ export const FEED_PAGE_SIZE = 30;
 /** The sidebar counts unread alerts up to this many ("100+" beyond). */
 export const UNREAD_COUNT_CAP = 100;
 
-function feedUrl(filters: MatchFilters, cursor: string | null, limit: number): string {
+function filterParams(filters: MatchFilters): URLSearchParams {
   const params = new URLSearchParams();
   if (filters.monitorId) params.set('monitorId', filters.monitorId);
   if (filters.source) params.set('source', filters.source);
   if (filters.unread) params.set('unread', 'true');
   if (filters.q) params.set('q', filters.q);
+  return params;
+}
+
+function feedUrl(filters: MatchFilters, cursor: string | null, limit: number): string {
+  const params = filterParams(filters);
   if (cursor) params.set('cursor', cursor);
   params.set('limit', String(limit));
   return `/matches?${params}`;
@@ -76,6 +81,13 @@ export const matchesApi = api.injectEndpoints({
         }),
       invalidatesTags: [UNREAD],
     }),
+    /** Every match of the filters as CSV text (GET /api/matches/export), to save as a file. */
+    exportMatchesCsv: build.mutation<string, MatchFilters>({
+      query: (filters) => ({
+        url: `/matches/export?format=csv&${filterParams(filters)}`,
+        responseHandler: 'text',
+      }),
+    }),
     markAllRead: build.mutation<{ updated: number }, { monitorId?: string }>({
       query: (body) => ({ url: '/matches/mark-read', method: 'POST', body }),
       invalidatesTags: [FEED, UNREAD],
@@ -113,6 +125,7 @@ export const {
   useUnreadCountQuery,
   useMatchStatsQuery,
   useSetMatchReadMutation,
+  useExportMatchesCsvMutation,
   useMarkAllReadMutation,
   useDismissMatchMutation,
 } = matchesApi;

@@ -3,6 +3,7 @@ import type { UseFormRegisterReturn } from 'react-hook-form';
 import { SOURCE_LABELS, SOURCE_NAMES, type SourceName } from '../../../shared/sources.ts';
 import { SourceIcon } from '../../components/source-badge.tsx';
 import { cn } from '../../lib/cn.ts';
+import { useListFeedsQuery } from '../../lib/feeds-api.ts';
 import { paths } from '../../lib/paths.ts';
 import { type SourceHealth, useGetSourceHealthQuery } from '../../lib/source-health-api.ts';
 import { useNow } from '../../lib/use-now.ts';
@@ -110,6 +111,19 @@ function SiteOption({
       {state?.detail ? (
         <p className="basis-full text-xs wrap-anywhere text-muted-foreground">{state.detail}</p>
       ) : null}
+      {source === 'feeds' ? <YourFeeds /> : null}
     </li>
+  );
+}
+
+/** Under the Feeds box: the feeds the user added, each as `feed:"…"` narrows a query to it. */
+function YourFeeds() {
+  const { data: feeds } = useListFeedsQuery();
+  return (
+    <p className="basis-full text-xs wrap-anywhere text-muted-foreground" data-testid="your-feeds">
+      {feeds && feeds.length > 0
+        ? `Yours: ${feeds.map((feed) => `feed:"${feed.name}"${feed.paused ? ' (paused)' : ''}`).join(', ')}`
+        : 'Add feeds and forums in Settings → Sources.'}
+    </p>
   );
 }

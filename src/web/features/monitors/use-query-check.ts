@@ -32,7 +32,7 @@ function isAborted(error: unknown): boolean {
  * would have found, or the problem the parser found (with its position). `stale` while the
  * answer is for an older text. A newer text cancels the request for the older one (and closing
  * the form cancels the last): the server stops a cancelled preview at its next step, and a user
- * may have only two running (docs/decisions/XXXX-preview-budget.md).
+ * may have only two running (docs/decisions/0028-preview-budget.md).
  */
 export function useQueryCheck(query: string, sources: readonly SourceName[]) {
   const trimmed = query.trim();

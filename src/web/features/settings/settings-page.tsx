@@ -18,6 +18,7 @@ import { ChangeEmailForm } from './change-email-form.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
 import { DeleteAccount } from './delete-account.tsx';
 import { EmailAlertsForm } from './email-alerts-form.tsx';
+import { FeedSources } from './feed-sources.tsx';
 import { ProfileForm } from './profile-form.tsx';
 import { useDeleteAccount } from './use-delete-account.ts';
 
@@ -29,7 +30,7 @@ export function SettingsPage() {
     <div className="max-w-3xl">
       <PageHeader
         title="Settings"
-        description="Your profile, email alerts, API keys and account."
+        description="Your profile, email alerts, sources, API keys and account."
       />
       {deleting ? (
         <div
@@ -64,6 +65,12 @@ export function SettingsPage() {
           </Section>
           <Section title="Email alerts" description="When Earshot emails you about new matches.">
             <EmailAlertsForm user={user.data} />
+          </Section>
+          <Section
+            title="Sources"
+            description="Feeds and Discourse forums you add by URL. Only your monitors see their items."
+          >
+            <FeedSources />
           </Section>
           <Section title="Password" description="Changing it signs you out everywhere else.">
             <ChangePasswordForm />

@@ -112,7 +112,7 @@ export const SOURCE_DESCRIPTORS = [
     aliases: ['bsky', 'bsky.app', 'bsky.social'],
     icon: 'B',
     colour: '#1d4ed8',
-    // No communities: a Bluesky feed is not a topic, and hashtags are in the text.
+    // No communities: feeds are not topics, and hashtags are in the text.
     communityPrefix: '',
     // Jetstream pushes: the "poll" is how long a read waits for the next events.
     defaultPollSeconds: 1,

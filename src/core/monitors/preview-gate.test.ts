@@ -37,7 +37,9 @@ describe('the previews’ gate', () => {
         3 * ((spans[i - 1]?.end ?? 0) - (spans[i - 1]?.start ?? 0)) - 2,
       );
     }
-    expect(busy / (last - first)).toBeLessThan(0.3);
+    // Four steps and the three rests between them: at most 4 / (4 + 3 × 3) of the time busy
+    // (a late timer only makes a rest longer).
+    expect(busy / (last - first)).toBeLessThanOrEqual(4 / 13 + 0.005);
   });
 
   test('a step cancelled while it waits gives up at once and never runs', async () => {

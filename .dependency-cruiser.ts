@@ -1,10 +1,4 @@
-import path from 'node:path';
-import type {
-  DependencyType,
-  IConfiguration,
-  IForbiddenRuleType,
-  IViolation,
-} from 'dependency-cruiser';
+import type { IConfiguration, IForbiddenRuleType } from 'dependency-cruiser';
 
 /**
  * The import rules of docs/ARCHITECTURE.md ("Layers and the directions they point"), checked by
@@ -25,12 +19,14 @@ import type {
  */
 const LAYERS: Record<string, string[]> = {
   shared: [],
-  config: ['shared'],
-  platform: ['config', 'shared'],
-  db: ['config', 'platform', 'shared'],
+  platform: ['shared'],
   matcher: ['shared'],
+  // Each site is a folder of sources with its settings, connector and replay (decision 0024).
   sources: ['platform', 'shared'],
-  replay: ['platform', 'shared'],
+  // The configuration's schema is built from the sites' settings.
+  config: ['sources', 'platform', 'shared'],
+  db: ['config', 'platform', 'shared'],
+  replay: ['sources', 'platform', 'shared'],
   identity: ['db', 'config', 'platform', 'shared'],
   // The stored match's room: storing matches, the feed, match events, the live fan-out.
   matches: ['matcher', 'db', 'config', 'platform', 'shared'],
@@ -61,61 +57,6 @@ const layerRules = Object.entries(LAYERS).map(
     to: { path: '^src/', pathNot: `^src/(${[layer, ...below].join('|')})/` },
   }),
 );
-
-/**
- * An import that breaks `rule` today and that work under way removes: one file pair, ignored
- * until then. dependency-cruiser reports an entry that no longer occurs as stale ("known
- * violations in the baseline"), so the list only shrinks.
- */
-function exception(rule: string, from: string, to: string, { typeOnly = false } = {}): IViolation {
-  const relative = path.posix.relative(path.posix.dirname(from), to);
-  return {
-    type: 'dependency',
-    rule: { severity: 'error', name: rule },
-    from,
-    to,
-    unresolvedTo: relative.startsWith('.') ? relative : `./${relative}`,
-    dependencyTypes: ['local', 'import', ...(typeOnly ? (['type-only'] as DependencyType[]) : [])],
-    comment: 'temporary',
-  };
-}
-
-/**
- * Temporary: sites as plugins (each site's folder has its settings, connector and replay) made
- * three folders import each other: the configuration schema is built from the plugins
- * (config → sources) while the plugins parse their settings with config's helpers
- * (sources → config), and the replay serves the plugins' sites (replay → sources) while a
- * plugin's replay uses the replay's types (sources → replay). Which way each should point is a
- * decision still to take (the helpers and the replay's types could move down into sources);
- * until then each file pair is listed, and the folders are left out of `no-folder-cycle`.
- */
-const SOURCES_AS_DATA_EXCEPTIONS = [
-  ...['hacker-news', 'reddit', 'lobsters', 'devto'].map((site) =>
-    exception(
-      'sources-imports-only-below',
-      `src/sources/${site}/plugin.ts`,
-      'src/config/env-values.ts',
-    ),
-  ),
-  exception('sources-imports-only-below', 'src/sources/registry.ts', 'src/replay/replay-site.ts', {
-    typeOnly: true,
-  }),
-  exception('sources-imports-only-below', 'src/sources/plugin.ts', 'src/replay/replay-site.ts', {
-    typeOnly: true,
-  }),
-  exception(
-    'sources-imports-only-below',
-    'src/sources/devto/replay.ts',
-    'src/replay/replay-site.ts',
-    { typeOnly: true },
-  ),
-  exception('sources-imports-only-below', 'src/sources/devto/replay.ts', 'src/replay/corpus.ts', {
-    typeOnly: true,
-  }),
-  exception('replay-imports-only-below', 'src/replay/replay-server.ts', 'src/sources/registry.ts'),
-  exception('replay-imports-only-below', 'src/replay/corpus.ts', 'src/sources/registry.ts'),
-  exception('config-imports-only-below', 'src/config/env.ts', 'src/sources/registry.ts'),
-];
 
 const config: IConfiguration = {
   forbidden: [
@@ -176,13 +117,7 @@ const config: IConfiguration = {
       comment: 'no folder reaches itself through its imports (folders of src/ at every depth)',
       severity: 'error',
       scope: 'folder',
-      from: {
-        path: '^src/',
-        // Temporary, with SOURCES_AS_DATA_EXCEPTIONS: the cycles those imports make between
-        // config, sources and replay. The layer rules still forbid any other import between
-        // them. Goes with that list.
-        pathNot: ['^src/(config|replay|sources)$', '^src/sources/[^/]+$'],
-      },
+      from: { path: '^src/' },
       to: { circular: true },
     },
   ],
@@ -192,7 +127,6 @@ const config: IConfiguration = {
     // Tests and benchmarks may import anything as harnesses; their own imports are not followed.
     doNotFollow: { path: ['node_modules', '^tests/', '^bench/'] },
     exclude: { path: ['node_modules', '^src/db/migrations/', '^dist/'] },
-    knownViolations: SOURCES_AS_DATA_EXCEPTIONS,
     reporterOptions: { text: { highlightFocused: true } },
   },
 };

@@ -30,10 +30,10 @@ import { migrateDatabase } from '../src/db/migrate.ts';
 import { monitors } from '../src/db/schema/monitors.ts';
 import { users } from '../src/db/schema/users.ts';
 import { MatchEvents } from '../src/matches/match-events.ts';
-import { silentLogger } from '../src/pipeline/logger.ts';
 import { startWorker } from '../src/pipeline/worker.ts';
 import { loadReplayCorpus } from '../src/replay/corpus.ts';
 import { startReplay } from '../src/replay/replay-server.ts';
+import { silentLogger } from '../tests/support/silent-logger.ts';
 import { buildVocabulary, generateMonitors, loadItems } from './matcher-workload.ts';
 
 const { values } = parseArgs({

@@ -43,6 +43,7 @@ const config = parseConfig({
   REDDIT_POLL_SECONDS: '1',
   LOBSTERS_POLL_SECONDS: '2',
   DEVTO_POLL_SECONDS: '2',
+  MASTODON_POLL_SECONDS: '2',
 });
 const running = await startEarshot({ web: true, worker: true }, config).catch(
   async (error: unknown) => {

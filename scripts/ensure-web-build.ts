@@ -11,7 +11,6 @@ const WEB_INPUTS = [
   'scripts/prerender-home.ts',
   'scripts/precompress.ts',
   'scripts/build-images.ts',
-  'docs/screenshots/alerts-home.png',
   'vite.config.ts',
   'package-lock.json',
 ];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { count, httpUrl, optional, pollSeconds, withDefault } from '../shared/env-values.ts';
 import { SOURCE_NAMES, type SourceName } from '../shared/sources.ts';
 import { SOURCE_PLUGINS, SOURCE_SETTINGS } from '../sources/registry.ts';
-import { count, httpUrl, optional, pollSeconds, withDefault } from './env-values.ts';
 
 /**
  * Every setting comes from the environment (and an optional `.env`), parsed once at start.

@@ -6,18 +6,18 @@ import { querySources } from './query-sources.ts';
 
 describe('querySources', () => {
   it.each([
-    ['rust', ['hackernews', 'reddit', 'lobsters', 'devto']],
+    ['rust', ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon']],
     ['rust site:hackernews', ['hackernews']],
     ['site:hackernews', ['hackernews']],
     // A DEV tag is a community too.
     ['r/rust release', ['reddit', 'devto']],
     ['r/rust site:reddit', ['reddit']],
     ['subreddit:rust OR site:lobsters', ['reddit', 'lobsters', 'devto']],
-    ['rust -site:reddit', ['hackernews', 'lobsters', 'devto']],
-    ['rust -(site:reddit OR site:lobsters OR site:devto)', ['hackernews']],
+    ['rust -site:reddit', ['hackernews', 'lobsters', 'devto', 'mastodon']],
+    ['rust -(site:reddit OR site:lobsters OR site:devto)', ['hackernews', 'mastodon']],
     ['site:reddit site:lobsters rust', []],
-    ['rust -subreddit:games', ['hackernews', 'reddit', 'lobsters', 'devto']],
-    ['rust -author:bot', ['hackernews', 'reddit', 'lobsters', 'devto']],
+    ['rust -subreddit:games', ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon']],
+    ['rust -author:bot', ['hackernews', 'reddit', 'lobsters', 'devto', 'mastodon']],
     ['(site:reddit OR site:hackernews) -site:reddit rust', ['hackernews']],
     ['-(-site:lobsters) rust', ['lobsters']],
     ['title:rust site:lobsters', ['lobsters']],

@@ -5,10 +5,3 @@ export type PipelineLogger = {
   error(object: object, message?: string): void;
   debug(object: object, message?: string): void;
 };
-
-export const silentLogger: PipelineLogger = {
-  info() {},
-  warn() {},
-  error() {},
-  debug() {},
-};

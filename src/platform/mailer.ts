@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
-import type { Config } from '../config/env.ts';
 import type { Logger } from './logger.ts';
 
 /**
@@ -33,7 +32,14 @@ export type Mailer = {
  * SMTP_URL is set, otherwise an .eml file under DATA_DIR/mail and a log line saying where.
  * Never logs the body or the full address: a body can hold a code.
  */
-export function createMailer({ config, logger }: { config: Config; logger: Logger }): Mailer {
+/** The settings the mailer reads (a part of the configuration, src/config/env.ts). */
+export type MailSettings = {
+  readonly SMTP_URL?: string | undefined;
+  readonly MAIL_FROM: string;
+  readonly DATA_DIR: string;
+};
+
+export function createMailer({ config, logger }: { config: MailSettings; logger: Logger }): Mailer {
   if (config.SMTP_URL) {
     // Bounded waits: a relay that stops answering fails the attempt (retried later) well within
     // the delivery lease, so no other sender takes the message while this one still might send it.
@@ -87,7 +93,7 @@ export function createMailer({ config, logger }: { config: Config; logger: Logge
   };
 }
 
-function envelope(config: Config, message: MailMessage) {
+function envelope(config: MailSettings, message: MailMessage) {
   return { ...message, from: config.MAIL_FROM, to: { name: '', address: message.to.address } };
 }
 

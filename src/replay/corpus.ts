@@ -4,7 +4,9 @@ import type { SourceName } from '../shared/sources.ts';
 import { REPLAY_SITES } from '../sources/registry.ts';
 
 /** A raw record of a site's API, exactly as recorded (JSON objects). */
-export type RawRecord = Record<string, unknown>;
+import type { RawRecord } from '../sources/replay-site.ts';
+
+export type { RawRecord };
 
 /**
  * The recorded answers of the three sites, as streams of records in the order the replay

@@ -1,6 +1,6 @@
+import type { ReplayAnswer, ReplayClock } from '../sources/replay-site.ts';
 import type { RawRecord } from './corpus.ts';
 import { answer } from './replay-answer.ts';
-import type { ReplayAnswer, ReplayClock } from './replay-site.ts';
 
 const PAGE = 25;
 

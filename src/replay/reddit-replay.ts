@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { ReplayAnswer, ReplayClock } from '../sources/replay-site.ts';
 import type { RawRecord } from './corpus.ts';
 import { answer, listing } from './replay-answer.ts';
-import type { ReplayAnswer, ReplayClock } from './replay-site.ts';
 
 const REDDIT = 'https://www.reddit.com';
 const T3_BASE = Number.parseInt('5k0000', 36);

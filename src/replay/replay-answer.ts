@@ -1,5 +1,5 @@
+import type { ReplayAnswer } from '../sources/replay-site.ts';
 import type { RawRecord } from './corpus.ts';
-import type { ReplayAnswer } from './replay-site.ts';
 
 export const answer = (
   status: number,

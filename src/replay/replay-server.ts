@@ -2,12 +2,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { SourceName } from '../shared/sources.ts';
 import { REPLAY_SITES } from '../sources/registry.ts';
+import type { ReplayAnswer, ReplayClock } from '../sources/replay-site.ts';
 import type { ReplayCorpus } from './corpus.ts';
 import { createHackerNewsReplay } from './hacker-news-replay.ts';
 import { createLobstersReplay } from './lobsters-replay.ts';
 import { createRedditReplay } from './reddit-replay.ts';
 import { createReplayFaults, type FaultTarget, type ReplayFault } from './replay-faults.ts';
-import type { ReplayAnswer, ReplayClock } from './replay-site.ts';
 import { createRevealClock } from './reveal-clock.ts';
 
 export type { FaultTarget, ReplayFault } from './replay-faults.ts';

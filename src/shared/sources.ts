@@ -72,6 +72,17 @@ export const SOURCE_DESCRIPTORS = [
     defaultPollSeconds: 30,
     howToConfigure: null,
   }),
+  describe({
+    name: 'mastodon',
+    label: 'Mastodon',
+    aliases: ['fediverse', 'mastodon.social'],
+    icon: 'M',
+    colour: '#5b21b6',
+    // No communities: an instance is not a topic, and hashtags are in the text.
+    communityPrefix: '',
+    defaultPollSeconds: 10,
+    howToConfigure: null,
+  }),
 ] as const;
 
 export type SourceName = (typeof SOURCE_DESCRIPTORS)[number]['name'];

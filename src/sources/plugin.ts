@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { ReplaySite } from '../replay/replay-site.ts';
 import type { SourceName } from '../shared/sources.ts';
 import type { HttpClient } from './http/http-client.ts';
+import type { ReplaySite } from './replay-site.ts';
 import type { Source } from './source.ts';
 
 /** What a plugin's connector gets from the worker besides its settings. */

@@ -1,11 +1,12 @@
 import type { z } from 'zod';
-import type { ReplaySite } from '../replay/replay-site.ts';
 import { SOURCE_NAMES, type SourceName } from '../shared/sources.ts';
 import { devtoPlugin } from './devto/plugin.ts';
 import { hackerNewsPlugin } from './hacker-news/plugin.ts';
 import { lobstersPlugin } from './lobsters/plugin.ts';
+import { mastodonPlugin } from './mastodon/plugin.ts';
 import type { SourceContext } from './plugin.ts';
 import { redditPlugin } from './reddit/plugin.ts';
+import type { ReplaySite } from './replay-site.ts';
 import type { Source } from './source.ts';
 
 /**
@@ -17,6 +18,7 @@ export const SOURCE_PLUGINS = [
   redditPlugin,
   lobstersPlugin,
   devtoPlugin,
+  mastodonPlugin,
 ] as const;
 
 type AnyPlugin = (typeof SOURCE_PLUGINS)[number];

@@ -70,6 +70,10 @@ describe.runIf(availability.run)('email alerts in Chromium', () => {
     await visitor.page.getByRole('heading', { name: 'Stop alert emails?' }).waitFor();
     await visitor.page.waitForLoadState('networkidle');
     expect(await alertsMode(user)).toBe('instant');
+    // The token leaves the address bar (and so analytics and history), and a reload keeps it.
+    expect(visitor.page.url()).not.toContain('token=');
+    await visitor.page.reload();
+    await visitor.page.getByRole('heading', { name: 'Stop alert emails?' }).waitFor();
     // So does the List-Unsubscribe link opened in a browser: it shows the same page.
     const listUnsubscribe =
       mail.headers.find((entry) => entry.key === 'list-unsubscribe')?.value ?? '';

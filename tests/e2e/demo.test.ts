@@ -1,11 +1,10 @@
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createDataDir, freePort } from '../support/app-process.ts';
 import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
 import { type EntryProcess, startEntry } from '../support/entry-process.ts';
 
 // `npm run demo` as a newcomer meets it: start it, sign in with what it prints, and see matches
-// arrive on the Alerts page within a minute (the screenshot in docs/screenshots comes from here).
+// arrive on the Alerts page within a minute.
 
 const availability = browserAvailability();
 
@@ -52,9 +51,6 @@ describe.runIf(availability.run)('npm run demo in Chromium', () => {
       }
       expect(Date.now() - started).toBeLessThan(90_000);
       expect(await page.getByTestId('source-status').textContent()).toMatch(/Hacker News: live/u);
-      await page.screenshot({
-        path: fileURLToPath(new URL('../../docs/screenshots/demo-alerts.png', import.meta.url)),
-      });
       expect(problems.errors).toEqual([]);
     } finally {
       await browser.close();

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { browserAvailability, openPage } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
@@ -38,10 +37,6 @@ describe.runIf(availability.run)('settings in Chromium', () => {
     expect(await page.getByTestId('header-user').textContent()).toContain('Maria');
     expect(await page.getByLabel('Daily digest').isChecked()).toBe(true);
     expect(await page.getByLabel('Time zone', { exact: true }).inputValue()).toBe('Europe/Paris');
-    await page.screenshot({
-      path: fileURLToPath(new URL('../../docs/screenshots/settings.png', import.meta.url)),
-      fullPage: true,
-    });
     expect(problems.errors).toEqual([]);
   });
 

@@ -1,12 +1,9 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
 import { type E2eApp, type E2eUser, startE2eApp } from '../support/e2e-app.ts';
 import { createUnverifiableTokenRecord } from '../support/fake-tokens.ts';
 
-const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 const availability = browserAvailability();
 const DESKTOP = { width: 1280, height: 800 };
 const MOBILE = { width: 390, height: 844 };
@@ -59,7 +56,6 @@ describe.runIf(availability.run)('the web shell in Chromium', () => {
     expect(await page.getByRole('link', { name: /sign up/i }).count()).toBeGreaterThan(0);
     expect(await page.getByRole('link', { name: /log in/i }).count()).toBeGreaterThan(0);
     expect(await page.getByTestId('sidebar').count()).toBe(0);
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'home.png'), fullPage: true });
     expect(problems.errors).toEqual([]);
     await context.close();
   });
@@ -112,7 +108,6 @@ describe.runIf(availability.run)('the web shell in Chromium', () => {
     await page.getByRole('heading', { name: 'Profile' }).waitFor();
     await page.goto('/dashboard/monitors');
     await sidebar.waitFor({ state: 'visible' });
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard-desktop.png') });
     expect(problems.errors).toEqual([]);
     await context.close();
   });
@@ -128,11 +123,6 @@ describe.runIf(availability.run)('the web shell in Chromium', () => {
     const sheet = page.getByTestId('bottom-sheet');
     await sheet.waitFor({ state: 'visible' });
     await sheet.getByRole('link', { name: 'Alerts' }).waitFor({ state: 'visible' });
-    // The picture shows the sheet slid in: finite animations are completed for the screenshot.
-    await page.screenshot({
-      path: path.join(SCREENSHOTS, 'dashboard-mobile.png'),
-      animations: 'disabled',
-    });
     await sheet.getByRole('link', { name: 'Alerts' }).click();
     await page.waitForURL(/\/dashboard\/alerts$/);
     await sheet.waitFor({ state: 'hidden' });

@@ -4,8 +4,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { ValidationError } from '../../src/core/errors.ts';
 import {
-  getMonitorWebhook,
   setMonitorWebhook,
+  toMonitorWebhook,
 } from '../../src/core/webhooks/set-monitor-webhook.ts';
 import { testMonitorWebhook } from '../../src/core/webhooks/test-monitor-webhook.ts';
 import { deliveryOutbox, monitorWebhooks } from '../../src/db/schema/delivery.ts';
@@ -207,7 +207,11 @@ test('repeated failures pause the webhook and say why; saving it again resumes i
   await h.publish(['cobol is back']);
   await run(60, 8);
   expect(receiver.calls).toHaveLength(4);
-  const paused = await getMonitorWebhook(h.db, { userId: user.id, monitorId: monitor.id });
+  const [pausedRow] = await h.db
+    .select()
+    .from(monitorWebhooks)
+    .where(eq(monitorWebhooks.monitorId, monitor.id));
+  const paused = pausedRow ? toMonitorWebhook(pausedRow) : null;
   expect(paused?.paused).toBe(true);
   expect(paused?.pausedReason).toMatch(/^Paused after 4 failed calls in a row \(last: HTTP 500\)/);
   // The owner is told by email too (alerts are off for this user: this is not an alert).

@@ -10,12 +10,12 @@ import { type MonitorIndex, shardOf } from '../../src/matcher/monitor-index.ts';
 import { MatchEvents } from '../../src/matches/match-events.ts';
 import { MonitorFollower } from '../../src/pipeline/follow-monitors.ts';
 import { loadMonitorIndex } from '../../src/pipeline/load-monitor-index.ts';
-import { silentLogger } from '../../src/pipeline/logger.ts';
 import { storeItems } from '../../src/pipeline/store-items.ts';
 import { startWorker, type Worker } from '../../src/pipeline/worker.ts';
 import type { SourceName } from '../../src/shared/sources.ts';
 import { testItem } from '../support/feed.ts';
 import { waitFor } from '../support/ingest-harness.ts';
+import { silentLogger } from '../support/silent-logger.ts';
 import { createTestDatabase } from '../support/test-database.ts';
 
 // A worker's in-memory index follows every create, edit, pause, resume, change of sources and

@@ -4,11 +4,11 @@ import type { DatabaseHandle } from '../../src/db/client.ts';
 import { rowsOf } from '../../src/db/client.ts';
 import { createSources } from '../../src/pipeline/create-sources.ts';
 import { ingestSource } from '../../src/pipeline/ingest-source.ts';
-import { silentLogger } from '../../src/pipeline/logger.ts';
 import { SourceHealthTracker } from '../../src/pipeline/source-health-tracker.ts';
 import { describeError } from '../../src/platform/describe-error.ts';
 import { type ReplayServer, replaySettings } from '../../src/replay/replay-server.ts';
 import type { SourceName } from '../../src/shared/sources.ts';
+import { silentLogger } from './silent-logger.ts';
 
 /** Earshot's environment pointed at a replay, with short polls and timeouts for tests. */
 export function replayEnv(
@@ -22,6 +22,7 @@ export function replayEnv(
     REDDIT_BACKFILL_ITEMS: '5000',
     LOBSTERS_POLL_SECONDS: '0.1',
     DEVTO_POLL_SECONDS: '0.1',
+    MASTODON_POLL_SECONDS: '0.1',
     SOURCE_TIMEOUT_SECONDS: '0.5',
     ...overrides,
   };

@@ -52,19 +52,6 @@ export async function setMonitorWebhook(
   return toMonitorWebhook(row);
 }
 
-/** The monitor's webhook as its owner sees it, or null. */
-export async function getMonitorWebhook(
-  db: Database,
-  input: { userId: string; monitorId: string },
-): Promise<MonitorWebhook | null> {
-  await findOwnMonitor(db, input.userId, input.monitorId);
-  const [row] = await db
-    .select()
-    .from(monitorWebhooks)
-    .where(eq(monitorWebhooks.monitorId, input.monitorId));
-  return row ? toMonitorWebhook(row) : null;
-}
-
 export async function findOwnMonitor(db: Database, userId: string, monitorId: string) {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(monitorId)) {
     throw monitorNotFound();

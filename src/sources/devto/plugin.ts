@@ -1,4 +1,4 @@
-import { httpUrl, pollSeconds, withDefault } from '../../config/env-values.ts';
+import { httpUrl, pollSeconds, withDefault } from '../../shared/env-values.ts';
 import { sourceDescriptor } from '../../shared/sources.ts';
 import { defineSourcePlugin } from '../plugin.ts';
 import type { Source } from '../source.ts';

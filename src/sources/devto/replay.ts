@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RawRecord } from '../../replay/corpus.ts';
-import type { ReplaySite } from '../../replay/replay-site.ts';
+import type { RawRecord, ReplaySite } from '../replay-site.ts';
 import { articleExternalId, normaliseDevtoArticle } from './normalise.ts';
 
 const isRecord = (value: unknown): value is RawRecord =>

@@ -1,4 +1,4 @@
-import { count, httpUrl, pollSeconds, withDefault } from '../../config/env-values.ts';
+import { count, httpUrl, pollSeconds, withDefault } from '../../shared/env-values.ts';
 import { sourceDescriptor } from '../../shared/sources.ts';
 import { defineSourcePlugin } from '../plugin.ts';
 import type { Source } from '../source.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { count, httpUrl, optional, pollSeconds, withDefault } from '../../config/env-values.ts';
+import { count, httpUrl, optional, pollSeconds, withDefault } from '../../shared/env-values.ts';
 import { sourceDescriptor } from '../../shared/sources.ts';
 import { defineSourcePlugin } from '../plugin.ts';
 import type { Source } from '../source.ts';

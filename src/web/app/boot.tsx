@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { Toaster } from '../components/ui/sonner.tsx';
+import { takeAddressSecrets } from '../lib/address-secrets.ts';
 import { initAnalytics } from '../lib/analytics.ts';
 import { loadRuntimeConfig } from '../lib/runtime-config.ts';
 import { AppProvider } from './provider.tsx';
@@ -13,6 +14,8 @@ import { createRouter } from './router.tsx';
  * own root, so the prerendered markup and the app's first render are the same.
  */
 export function boot(root: HTMLElement, prerendered: boolean): void {
+  // Before analytics can read the address (src/web/lib/address-secrets.ts).
+  takeAddressSecrets();
   // Analytics must never delay or break the app: its configuration is fetched in the background.
   loadRuntimeConfig()
     .then((config) => initAnalytics(config.analytics))

@@ -79,16 +79,16 @@ function DashboardHeader({ onOpenMenu }: { onOpenMenu?: () => void }) {
       <div className="mx-auto flex h-full max-w-7xl items-center gap-3 px-4 sm:px-6">
         <Link
           to={loggedIn ? paths.dashboard.monitors.href() : paths.home.href()}
-          className="rounded-md"
+          className="shrink-0 rounded-md"
           aria-label="Earshot home"
         >
           <Logo />
         </Link>
-        <div className="ml-auto flex items-center gap-2">
+        <div className="ml-auto flex min-w-0 items-center gap-2">
           {loggedIn ? (
             <Link
               to={paths.dashboard.settings.href()}
-              className="flex items-center gap-2 rounded-full py-1 pr-1 pl-3 text-sm font-medium hover:bg-accent"
+              className="flex min-w-0 items-center gap-2 rounded-full py-1 pr-1 pl-3 text-sm font-medium hover:bg-accent"
               data-testid="header-user"
             >
               <span className="max-w-[12rem] truncate">{firstName || email}</span>
@@ -100,7 +100,7 @@ function DashboardHeader({ onOpenMenu }: { onOpenMenu?: () => void }) {
           <Button
             variant="ghost"
             size="icon"
-            className="md:hidden"
+            className="shrink-0 md:hidden"
             aria-label="Open menu"
             data-testid="mobile-menu-button"
             onClick={onOpenMenu}

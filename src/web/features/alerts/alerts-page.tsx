@@ -164,7 +164,7 @@ export function AlertsPage() {
           </Button>
         }
       />
-      <div className="grid gap-6">
+      <div className="grid grid-cols-1 gap-6">
         {stats.data && monitors.data ? (
           <MentionsChart stats={stats.data} monitors={monitors.data} days={CHART_DAYS} />
         ) : stats.isLoading ? (
@@ -379,7 +379,12 @@ function LoadMore({ loading, onLoad }: { loading: boolean; onLoad: () => void })
 
 function FeedSkeleton() {
   return (
-    <div role="status" aria-busy="true" aria-label="Loading your alerts" className="grid gap-3">
+    <div
+      role="status"
+      aria-busy="true"
+      aria-label="Loading your alerts"
+      className="grid grid-cols-1 gap-3"
+    >
       {[0, 1, 2, 3].map((n) => (
         <div key={n} className="rounded-xl border p-5">
           <Skeleton className="h-3 w-40" />

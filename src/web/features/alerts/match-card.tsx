@@ -82,7 +82,7 @@ export function MatchCard({
             )}
           </h2>
           <p
-            className="mt-2 text-sm leading-relaxed break-words text-muted-foreground"
+            className="mt-2 text-sm leading-relaxed wrap-anywhere text-muted-foreground"
             data-testid="match-snippet"
           >
             <SnippetText text={match.snippet} highlights={match.highlights} />

@@ -6,7 +6,7 @@ import { SourceIcon } from '../../components/source-badge.tsx';
 import { describeApiError } from '../../lib/api.ts';
 import { useGetSourceHealthQuery } from '../../lib/source-health-api.ts';
 import { useNow } from '../../lib/use-now.ts';
-import { describeMissingSites, formatCoverage } from './site-state.ts';
+import { describeForecast, describeMissingSites, formatCoverage } from './site-state.ts';
 import type { QueryCheck } from './use-query-check.ts';
 
 const SHOWN_ITEMS = 5;
@@ -54,13 +54,8 @@ export function MonitorPreviewPanel({
 }
 
 function PreviewResult({ preview }: { preview: MonitorPreview }) {
-  const { count, perDay, coveredHours, basis, items } = preview;
-  const forecast =
-    coveredHours >= 1
-      ? `about ${perDay.toLocaleString('en')} alerts a day, from ${formatCoverage(coveredHours)} of data`
-      : coveredHours > 0
-        ? `too soon to forecast a day: ${formatCoverage(coveredHours)} of data so far`
-        : 'no posts read from these sites yet';
+  const { count, basis, items } = preview;
+  const forecast = describeForecast(preview);
   return (
     <>
       <p className="text-sm font-medium" data-testid="preview-summary">
@@ -81,7 +76,7 @@ function PreviewResult({ preview }: { preview: MonitorPreview }) {
               <SourceIcon source={item.source} className="mt-0.5 size-5" />
               <div className="min-w-0">
                 <p className="truncate font-medium">{item.title ?? 'Comment'}</p>
-                <p className="line-clamp-2 break-words text-muted-foreground">
+                <p className="line-clamp-2 wrap-anywhere text-muted-foreground">
                   <SnippetText text={item.snippet} highlights={item.highlights} />
                 </p>
               </div>

@@ -59,7 +59,7 @@ export function MonitorsPage() {
         ) : list.length === 0 ? (
           <EmptyMonitors onWrite={() => setDialog({ open: true })} />
         ) : (
-          <ul className="grid gap-4" aria-label="Your monitors">
+          <ul className="grid grid-cols-1 gap-4" aria-label="Your monitors">
             {list.map((monitor) => (
               <MonitorCard
                 key={monitor.id}

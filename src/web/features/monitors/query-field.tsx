@@ -28,7 +28,7 @@ export function QueryField({
       : problem.message
     : error;
   return (
-    <div className="grid gap-2">
+    <div className="grid grid-cols-1 gap-2">
       <Label htmlFor={ids.input}>Query</Label>
       <Input
         id={ids.input}

@@ -27,7 +27,7 @@ export function QueryText({
 }) {
   let offset = 0;
   return (
-    <code className={cn('font-mono text-sm break-words whitespace-pre-wrap', className)}>
+    <code className={cn('font-mono text-sm wrap-anywhere whitespace-pre-wrap', className)}>
       {tokenizeQuery(query).map((token) => {
         const start = offset;
         offset += token.text.length;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SourceHealth } from '../../../shared/source-health.ts';
 import {
+  describeForecast,
   describeMissingSites,
   describeSiteState,
   formatCoverage,
@@ -74,5 +75,20 @@ describe('the monitor form’s site states', () => {
     [168, '7 days'],
   ])('%f hours of data → %s', (hours, text) => {
     expect(formatCoverage(hours)).toBe(text);
+  });
+
+  it.each([
+    [{ count: 40, perDay: 5.7, coveredHours: 168 }, 'about 5.7 alerts a day, from 7 days of data'],
+    [
+      { count: 2, perDay: 16, coveredHours: 0.2 },
+      'too soon to forecast a day: 12 minutes of data so far',
+    ],
+    [
+      { count: 5, perDay: 120, coveredHours: 0 },
+      'too soon to forecast a day: only posts from the last few minutes so far',
+    ],
+    [{ count: 0, perDay: 0, coveredHours: 0 }, 'no posts read from these sites yet'],
+  ])('the forecast of %o: %s', (preview, text) => {
+    expect(describeForecast(preview)).toBe(text);
   });
 });

@@ -1,3 +1,4 @@
+import type { MonitorPreview } from '../../../shared/monitor.ts';
 import type { SourceHealth } from '../../../shared/source-health.ts';
 import { SOURCE_LABELS, type SourceName } from '../../../shared/sources.ts';
 
@@ -92,4 +93,22 @@ export function formatCoverage(hours: number): string {
     return `${whole} ${whole === 1 ? 'hour' : 'hours'}`;
   }
   return `${Math.round(hours / 24)} days`;
+}
+
+/**
+ * What the preview's forecast says: alerts a day and the data that rests on, or why there is no
+ * forecast yet. Items from the last few minutes only (`coveredHours` rounds to 0) are still
+ * items: "no posts read yet" is kept for a preview that found none.
+ */
+export function describeForecast({
+  count,
+  perDay,
+  coveredHours,
+}: Pick<MonitorPreview, 'count' | 'perDay' | 'coveredHours'>): string {
+  if (coveredHours >= 1)
+    return `about ${perDay.toLocaleString('en')} alerts a day, from ${formatCoverage(coveredHours)} of data`;
+  if (coveredHours > 0)
+    return `too soon to forecast a day: ${formatCoverage(coveredHours)} of data so far`;
+  if (count > 0) return 'too soon to forecast a day: only posts from the last few minutes so far';
+  return 'no posts read from these sites yet';
 }

@@ -108,7 +108,7 @@ function SiteOption({
         </span>
       ) : null}
       {state?.detail ? (
-        <p className="basis-full text-xs break-words text-muted-foreground">{state.detail}</p>
+        <p className="basis-full text-xs wrap-anywhere text-muted-foreground">{state.detail}</p>
       ) : null}
     </li>
   );

@@ -48,7 +48,7 @@ export function SettingsPage() {
           </Button>
         </Alert>
       ) : (
-        <div className="grid gap-6">
+        <div className="grid grid-cols-1 gap-6">
           <Section title="Profile" description="How Earshot greets you.">
             <ProfileForm user={user.data} />
           </Section>

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Logo } from '../../components/logo.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { addressSecret } from '../../lib/address-secrets.ts';
 import { describeApiError } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { paths } from '../../lib/paths.ts';
@@ -19,7 +20,8 @@ const SETTINGS_AFTER_SIGN_IN = paths.login.href(paths.dashboard.settings.href())
 export function UnsubscribePage() {
   usePageTitle('Unsubscribe');
   const [params] = useSearchParams();
-  const token = params.get('token')?.trim() ?? '';
+  // The token left the address bar at start (address-secrets.ts); an address typed later keeps it.
+  const token = (params.get('token') ?? addressSecret('token'))?.trim() ?? '';
   const [unsubscribe, result] = useUnsubscribeMutation();
 
   if (token === '') {

@@ -1,4 +1,5 @@
-import type { RawRecord } from './corpus.ts';
+/** One recorded answer's record, as the site's API gave it. */
+export type RawRecord = Record<string, unknown>;
 
 /** When the records of one site became visible (the replay's one clock). */
 export type ReplayClock = {

@@ -1,0 +1,5 @@
+import { describeSiteReplay } from '../support/site-replay-suite.ts';
+
+// Mastodon through the real HTTP path: the recorded statuses of 2016, 2017 and 2022, looped
+// with fresh ids, exactly once across faults of every kind and across a kill -9.
+describeSiteReplay('mastodon', 'Mastodon');

@@ -1,0 +1,160 @@
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { type DatabaseHandle, openDatabase } from '../../src/db/client.ts';
+import { migrateDatabase } from '../../src/db/migrate.ts';
+import { type ReplayServer, startReplay } from '../../src/replay/replay-server.ts';
+import type { SourceName } from '../../src/shared/sources.ts';
+import { type AppProcess, createDataDir, startAppProcess } from './app-process.ts';
+import {
+  type RunningIngestion,
+  replayEnv,
+  runIngestion,
+  storedIds,
+  waitFor,
+} from './ingest-harness.ts';
+import { expectedExternalIds, recordedCorpus } from './replay-corpus.ts';
+import { createTestDatabase } from './test-database.ts';
+
+/**
+ * A site through the real HTTP path (docs/ARCHITECTURE.md, "Tests"): its recorded items,
+ * looped by its replay with fresh ids so that there are many, reach the store exactly once
+ * across faults of every kind (429 with Retry-After, 5xx, a dropped connection, a body that is
+ * not JSON, a truncated one) and across a kill -9 of the process that reads them.
+ */
+export function describeSiteReplay(source: SourceName, label: string): void {
+  const corpus = recordedCorpus();
+
+  /** Stops the replay's clock and waits until every revealed article is stored once. */
+  async function expectEveryItemOnce(
+    replay: ReplayServer,
+    stored: () => Promise<string[]>,
+  ): Promise<void> {
+    replay.setRate(0);
+    const expected = expectedExternalIds(replay, corpus, source, replay.revealed(source));
+    expect(expected.length).toBeGreaterThan(20);
+    await waitFor(async () => (await stored()).length >= expected.length, 'every item', 30_000);
+    const ids = await stored();
+    expect(new Set(ids).size, 'stored once each').toBe(ids.length);
+    expect([...ids].sort()).toEqual([...expected].sort());
+  }
+
+  describe(`${label} faults`, () => {
+    let handle: DatabaseHandle;
+    let replay: ReplayServer;
+    let running: RunningIngestion | null = null;
+    beforeAll(async () => {
+      handle = await createTestDatabase();
+    });
+    afterAll(async () => {
+      await handle.close();
+    });
+    afterEach(async () => {
+      await running?.stop();
+      running = null;
+      await replay?.close();
+      await handle.db.execute(
+        sql`truncate items, source_cursors, source_health restart identity cascade`,
+      );
+    });
+
+    test('429 with Retry-After, 5xx, a dropped connection, a body that is not JSON: failing, then ok, nothing lost', async () => {
+      replay = await startReplay({ corpus, loop: true, initial: 10, rate: 4 });
+      running = runIngestion(handle, replay, source);
+      await waitFor(async () => (await storedIds(handle, source)).length >= 10, 'the first items');
+
+      // Three answers in a row exhaust one request's attempts: the loop reports it and waits.
+      const before = replay.requestTimes(source).length;
+      replay.fault(source, { kind: 'status', status: 429, retryAfter: '1' }, 3);
+      await waitFor(() => running?.tracker.state === 'failing', '429 to show');
+      expect(running.tracker.errors.at(-1)).toMatch(/answered 429/u);
+      const times = replay.requestTimes(source).slice(before);
+      for (let i = 1; i <= 2; i++) {
+        expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(950);
+      }
+      await waitFor(() => running?.tracker.state === 'ok', 'recovery from 429');
+
+      for (const fault of [
+        { kind: 'status', status: 503 },
+        { kind: 'drop' },
+        { kind: 'html' },
+        { kind: 'truncate' },
+      ] as const) {
+        const errors = running.tracker.errors.length;
+        replay.fault(source, fault, 3);
+        await waitFor(
+          () => (running?.tracker.errors.length ?? 0) > errors,
+          `${fault.kind} to show`,
+        );
+        expect(running.tracker.state).toBe('failing');
+        await waitFor(() => running?.tracker.state === 'ok', `recovery from ${fault.kind}`);
+      }
+      expect(running.tracker.errors.join('\n')).toMatch(/answered 503/u);
+      expect(running.tracker.errors.join('\n')).toMatch(/cannot reach|socket|closed/iu);
+      expect(running.tracker.errors.join('\n')).toMatch(/not JSON/u);
+      await expectEveryItemOnce(replay, () => storedIds(handle, source));
+      expect(running.tracker.state).toBe('ok');
+    }, 120_000);
+  });
+
+  describe(`${label} across kill -9`, () => {
+    const dataDir = createDataDir();
+    let replay: ReplayServer;
+    let app: AppProcess | null = null;
+    const openData = async () => {
+      const handle = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });
+      await migrateDatabase(handle);
+      return handle;
+    };
+    const stored = async () => {
+      const handle = await openData();
+      try {
+        return await storedIds(handle, source);
+      } finally {
+        await handle.close();
+      }
+    };
+    const start = () =>
+      startAppProcess({
+        dataDir,
+        env: { ...replayEnv(replay), SOURCES: source, SOURCE_TIMEOUT_SECONDS: '2' },
+        timeoutMs: 120_000,
+      });
+    const health = async () => {
+      const response = await fetch(`${app?.url}/api/health`);
+      const body = (await response.json()) as { sources: { source: string; state: string }[] };
+      return body.sources.find((entry) => entry.source === source)?.state;
+    };
+    afterAll(async () => {
+      await app?.stop('SIGKILL');
+      await replay?.close();
+    });
+
+    test('every item once, across kill -9 mid-stream and a restart; health ok in /api/health', async () => {
+      // Migrated first, while no app holds the embedded database.
+      await (await openData()).close();
+      replay = await startReplay({ corpus, loop: true, initial: 5, rate: 0 });
+      app = await start();
+      await waitFor(async () => (await health()) === 'ok', `${label} live in /api/health`, 120_000);
+      replay.setRate(4);
+      await waitFor(() => replay.revealed(source) >= 30, 'the stream to get going', 60_000);
+      const killed = await app.stop('SIGKILL');
+      expect(killed.code).toBeNull();
+
+      app = await start();
+      await waitFor(() => replay.revealed(source) >= 60, 'more of the stream', 120_000);
+      await waitFor(async () => (await health()) === 'ok', `${label} live again`, 120_000);
+      replay.setRate(0);
+      // Catch up, then stop so that the test can open the embedded database.
+      const expected = expectedExternalIds(replay, corpus, source, replay.revealed(source));
+      for (let round = 0; ; round++) {
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        await app.stop('SIGTERM');
+        app = null;
+        if ((await stored()).length >= expected.length || round >= 5) break;
+        app = await start();
+      }
+      await expectEveryItemOnce(replay, stored);
+    }, 600_000);
+  });
+}

@@ -10,7 +10,7 @@ import { apiErrorOf, startTestApp, type TestApp } from '../support/test-app.ts';
 type Access = 'account' | 'read' | 'write';
 type RouteCase = {
   method: string;
-  /** With `:monitor`, `:match` and `:key` standing for a row of the user's. */
+  /** With `:monitor`, `:match`, `:key` and `:feed` standing for a row of the user's (or an id none has). */
   path: string;
   access: Access;
   body?: unknown;
@@ -32,6 +32,17 @@ const ROUTES: RouteCase[] = [
   { method: 'PATCH', path: '/api/matches/:match', access: 'write', body: { read: true } },
   { method: 'DELETE', path: '/api/matches/:match', access: 'write' },
   { method: 'DELETE', path: '/api/monitors/:monitor', access: 'write' },
+  { method: 'GET', path: '/api/feeds', access: 'read' },
+  // Looks at a URL and saves nothing (here an address it refuses: 400, not 403).
+  {
+    method: 'POST',
+    path: '/api/feeds/preview',
+    access: 'read',
+    body: { url: 'http://127.0.0.1:9/' },
+  },
+  { method: 'POST', path: '/api/feeds', access: 'write', body: { url: 'http://127.0.0.1:9/' } },
+  { method: 'PATCH', path: '/api/feeds/:feed', access: 'write', body: { paused: true } },
+  { method: 'DELETE', path: '/api/feeds/:feed', access: 'write' },
   { method: 'GET', path: '/api/user', access: 'account' },
   { method: 'PUT', path: '/api/user', access: 'account', body: { firstName: 'Mallory' } },
   { method: 'POST', path: '/api/user', access: 'account', body: {} },
@@ -80,12 +91,12 @@ describe('API keys', () => {
     });
   }
 
-  /** A fresh monitor and match of the user for one request (a key id no key has). */
+  /** A fresh monitor and match of the user for one request (a key and a feed id none has). */
   async function rowsFor() {
     const monitor = await createMonitor(app.database.db, { userId });
     const item = await createItem(app.database.db);
     const match = await createMatch(app.database.db, { monitor, item });
-    return { monitor: monitor.id, match: String(match.id), key: randomUUID() };
+    return { monitor: monitor.id, match: String(match.id), key: randomUUID(), feed: randomUUID() };
   }
 
   test('the list above covers every route the API serves', () => {
@@ -98,7 +109,8 @@ describe('API keys', () => {
     const listed = new Set(
       ROUTES.map((route) => `${route.method} ${route.path.split('?')[0]?.replace(':', '')}`),
     );
-    const normalise = (entry: string) => entry.replace(/\/(monitor|match|key|id)(?=\/|$)/g, '/ID');
+    const normalise = (entry: string) =>
+      entry.replace(/\/(monitor|match|key|feed|id)(?=\/|$)/g, '/ID');
     expect([...served].map(normalise).sort()).toEqual(
       [...listed]
         .map(normalise)

@@ -9,8 +9,11 @@ import type { ApiKeyScope } from '../../shared/api-keys.ts';
 export type ApiKeyAccess = 'account' | ApiKeyScope;
 
 const ACCOUNT_PREFIXES = ['/api/user', '/api/api-keys', '/api/events'];
-/** POST routes that only read (the preview runs a query over stored items, saves nothing). */
-const READING_POSTS = new Set(['/api/monitors/preview']);
+/**
+ * POST routes that only read: the monitor preview runs a query over stored items, the feed
+ * preview looks at a URL; neither saves anything.
+ */
+const READING_POSTS = new Set(['/api/monitors/preview', '/api/feeds/preview']);
 
 export function apiKeyAccess(method: string, path: string): ApiKeyAccess {
   if (ACCOUNT_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) {

@@ -3,9 +3,14 @@
  * service (rate limits per address lifted, so sign-ins are not refused), real sign-ins, and the
  * reader load run in a worker thread (http-get-load.ts) with its latencies summarised.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { sql } from 'drizzle-orm';
 import type { Config } from '../src/config/env.ts';
-import type { DatabaseHandle } from '../src/db/client.ts';
+import type { Database, DatabaseHandle } from '../src/db/client.ts';
+import { itemSearchDocumentSql, matchSearchDocumentSql } from '../src/db/search-text.ts';
 import { createEmbeddedIdentity } from '../src/identity/embedded/create-embedded-identity.ts';
 import type { Logger } from '../src/platform/logger.ts';
 import { createMailer } from '../src/platform/mailer.ts';
@@ -108,4 +113,37 @@ export function load(request: GetLoadRequest): Promise<LoadSummary> {
 
 export function fmt(ms: number): string {
   return ms < 10 ? ms.toFixed(2) : ms.toFixed(1);
+}
+
+/**
+ * The recorded items (tests/fixtures/items/items.jsonl) as `bench_texts`, the text of every row a
+ * benchmark writes: numbered from 0, with the snippet a match would keep and both search
+ * documents, folded once here as the pipeline folds them for each row. Returns the items.
+ */
+export async function loadBenchTexts(db: Database): Promise<Record<string, string | null>[]> {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const recorded = readFileSync(path.join(root, 'tests/fixtures/items/items.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, string | null>);
+  await db.execute(sql`create table bench_texts (n int primary key, source text, kind text,
+    title text, body text, snippet text, url text, permalink text, author text, community text)`);
+  for (let start = 0; start < recorded.length; start += 500) {
+    const rows = recorded.slice(start, start + 500).map((item, i) => {
+      const body = item.body ?? '';
+      const snippet = (body.trim() ? body : (item.title ?? '')).slice(0, 300);
+      return sql`(${start + i}, ${item.source}, ${item.kind}, ${item.title}, ${body}, ${snippet},
+        ${item.url}, ${item.permalink}, ${item.author}, ${item.community})`;
+    });
+    await db.execute(sql`insert into bench_texts values ${sql.join(rows, sql`, `)}`);
+  }
+  await db.execute(
+    sql`alter table bench_texts add column item_search tsvector, add column match_search tsvector`,
+  );
+  await db.execute(
+    sql.raw(
+      `update bench_texts set item_search = ${itemSearchDocumentSql}, match_search = ${matchSearchDocumentSql}`,
+    ),
+  );
+  return recorded;
 }

@@ -21,7 +21,7 @@
  * Exit code 1 when a target is missed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +31,6 @@ import pino from 'pino';
 import { parseConfig } from '../src/config/env.ts';
 import { openDatabase, rowsOf } from '../src/db/client.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
-import { itemSearchDocumentSql, matchSearchDocumentSql } from '../src/db/search-text.ts';
 import { createMonitorIndex } from '../src/matcher/monitor-index.ts';
 import { parseQuery } from '../src/matcher/query-parser.ts';
 import { createLogger } from '../src/platform/logger.ts';
@@ -41,12 +40,13 @@ import {
   fmt,
   type LoadSummary,
   load,
+  loadBenchTexts,
   signIn,
   startBenchServer,
   userOf,
 } from './bench-server.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const _ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLIENTS = 200;
 
 const { values: args } = parseArgs({
@@ -119,32 +119,7 @@ async function main(): Promise<void> {
   const bigToken = tokens[0] as string;
   const bigUser = await userOf(server.url, bigToken);
 
-  // The recorded items, as the text of every row written below.
-  const recorded = readFileSync(path.join(ROOT, 'tests/fixtures/items/items.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, string | null>);
-  await db.execute(sql`create table bench_texts (n int primary key, source text, kind text,
-    title text, body text, snippet text, url text, permalink text, author text, community text)`);
-  for (let start = 0; start < recorded.length; start += 500) {
-    const rows = recorded.slice(start, start + 500).map((item, i) => {
-      const body = item.body ?? '';
-      const snippet = (body.trim() ? body : (item.title ?? '')).slice(0, 300);
-      return sql`(${start + i}, ${item.source}, ${item.kind}, ${item.title}, ${body}, ${snippet},
-        ${item.url}, ${item.permalink}, ${item.author}, ${item.community})`;
-    });
-    await db.execute(sql`insert into bench_texts values ${sql.join(rows, sql`, `)}`);
-  }
-  const texts = recorded.length;
-  // Each text's search documents, folded once here as the pipeline folds them for each row.
-  await db.execute(
-    sql`alter table bench_texts add column item_search tsvector, add column match_search tsvector`,
-  );
-  await db.execute(
-    sql.raw(
-      `update bench_texts set item_search = ${itemSearchDocumentSql}, match_search = ${matchSearchDocumentSql}`,
-    ),
-  );
+  const texts = (await loadBenchTexts(db)).length;
 
   await db.execute(sql`drop index matches_search_idx`);
   await db.execute(sql`drop index items_search_idx`);

@@ -15,7 +15,7 @@
  * running. Exit code 1 when the target is missed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +27,6 @@ import { parseConfig } from '../src/config/env.ts';
 import { checkMonitorQuery } from '../src/core/monitors/check-monitor-query.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
-import { itemSearchDocumentSql, matchSearchDocumentSql } from '../src/db/search-text.ts';
 import { STOP_WORDS } from '../src/matcher/stop-words.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { MONITOR_QUERY_MAX_LENGTH } from '../src/shared/monitor.ts';
@@ -37,13 +36,14 @@ import {
   fmt,
   type LoadSummary,
   load,
+  loadBenchTexts,
   signIn,
   startBenchServer,
   userOf,
 } from './bench-server.ts';
 import type { FloodRequest, FloodResult } from './preview-flood.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const _ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The two floods: as many previews as the limits let run, and a flood of requests on top. */
 const FLOODS = [
   { name: '3 accounts × 2 previews in flight', perAccount: 2 },
@@ -103,32 +103,8 @@ async function main(): Promise<void> {
   const [readerToken, ...attackerTokens] = tokens as [string, ...string[]];
   const reader = await userOf(server.url, readerToken);
 
-  // The recorded items, as the text of every row written below; the search documents folded
-  // once here, as the pipeline folds them for each row.
-  const recorded = readFileSync(path.join(ROOT, 'tests/fixtures/items/items.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, string | null>);
-  await db.execute(sql`create table bench_texts (n int primary key, source text, kind text,
-    title text, body text, snippet text, url text, permalink text, author text, community text)`);
-  for (let start = 0; start < recorded.length; start += 500) {
-    const rows = recorded.slice(start, start + 500).map((item, i) => {
-      const body = item.body ?? '';
-      const snippet = (body.trim() ? body : (item.title ?? '')).slice(0, 300);
-      return sql`(${start + i}, ${item.source}, ${item.kind}, ${item.title}, ${body}, ${snippet},
-        ${item.url}, ${item.permalink}, ${item.author}, ${item.community})`;
-    });
-    await db.execute(sql`insert into bench_texts values ${sql.join(rows, sql`, `)}`);
-  }
+  const recorded = await loadBenchTexts(db);
   const texts = recorded.length;
-  await db.execute(
-    sql`alter table bench_texts add column item_search tsvector, add column match_search tsvector`,
-  );
-  await db.execute(
-    sql.raw(
-      `update bench_texts set item_search = ${itemSearchDocumentSql}, match_search = ${matchSearchDocumentSql}`,
-    ),
-  );
   // A week of items, newest first, and the reader's 3 monitors with 2,000 matches over it.
   await db.execute(sql`
     insert into items (source, external_id, kind, title, body, url, permalink, author, community, created_at, search)

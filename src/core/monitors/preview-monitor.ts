@@ -1,6 +1,5 @@
-import { and, desc, gt, inArray, isNull, type SQL, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
-import { type ItemRow, itemColumns, items } from '../../db/schema/items.ts';
+import { and, gt, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { type ItemRow, items } from '../../db/schema/items.ts';
 import { isFoldable, searchLexemes, searchQueryTerm } from '../../db/search-text.ts';
 import { type Anchor, chooseAnchors } from '../../matcher/anchors.ts';
 import { createMonitorIndex, type Highlight } from '../../matcher/monitor-index.ts';
@@ -9,7 +8,7 @@ import { matchOfItem } from '../../matches/match-of-item.ts';
 import { toMatch } from '../../matches/to-match.ts';
 import type { Match } from '../../shared/match.ts';
 import type { MonitorPreview, PreviewMonitorBody } from '../../shared/monitor.ts';
-import { SOURCE_NAMES, type SourceName } from '../../shared/sources.ts';
+import { SOURCE_NAMES } from '../../shared/sources.ts';
 import { checkMonitorQuery } from './check-monitor-query.ts';
 import { type ScanContext, scanRecentItems } from './scan-recent-items.ts';
 

@@ -17,6 +17,9 @@ export type MatchedItem = Pick<
   | 'permalink'
   | 'author'
   | 'community'
+  | 'intents'
+  | 'sentiment'
+  | 'language'
   | 'createdAt'
 >;
 
@@ -36,6 +39,9 @@ export type ItemMatch = Pick<
   | 'permalink'
   | 'author'
   | 'community'
+  | 'intents'
+  | 'sentiment'
+  | 'language'
   | 'itemCreatedAt'
 >;
 
@@ -63,6 +69,9 @@ export function matchOfItem(item: MatchedItem, highlights: readonly Highlight[])
     permalink: item.permalink,
     author: item.author,
     community: item.community,
+    intents: item.intents,
+    sentiment: item.sentiment,
+    language: item.language,
     itemCreatedAt: item.createdAt,
   };
 }

@@ -27,6 +27,9 @@ export function sampleMatch(input: {
     permalink: 'https://news.ycombinator.com/',
     author: 'earshot',
     community: null,
+    intents: [],
+    sentiment: null,
+    language: null,
     createdAt: input.now,
   };
   return toMatch({

@@ -4,7 +4,9 @@ import type { Database } from '../db/client.ts';
 import { rowsOf } from '../db/client.ts';
 import { items, sourceCursors } from '../db/schema/items.ts';
 import { searchDocumentLiteral } from '../db/search-text.ts';
+import type { ItemSignals } from '../shared/signals.ts';
 import type { SourceName } from '../shared/sources.ts';
+import { itemSignals } from '../signals/item-signals.ts';
 import type { NormalisedItem } from '../sources/normalised-item.ts';
 
 export type StoreItemsInput = {
@@ -99,11 +101,16 @@ async function insertItems(
   rows: readonly NormalisedItem[],
 ): Promise<number> {
   const column = <T>(read: (row: NormalisedItem) => T) => sql.param(rows.map(read));
+  // Each item's signals, once, here: matching and every match of the item read them stored.
+  const signals = rows.map((row) => itemSignals(row));
+  const signal = <T>(read: (row: ItemSignals) => T) => sql.param(signals.map(read));
   const result = await tx.execute(sql`
     insert into ${items} (source, external_id, kind, title, body, url, permalink, author,
-      community, parent_external_id, thread_title, created_at, feed_id, search)
+      community, parent_external_id, thread_title, created_at, feed_id, intents, sentiment,
+      language, search)
     select source, external_id, kind, title, body, url, permalink, author, community,
-      parent_external_id, thread_title, created_at, feed_id, search_text::tsvector
+      parent_external_id, thread_title, created_at, feed_id, intents::text[], sentiment, language,
+      search_text::tsvector
     from unnest(
       ${column((row) => row.source)}::text[],
       ${column((row) => row.externalId)}::text[],
@@ -118,9 +125,13 @@ async function insertItems(
       ${column((row) => row.threadTitle)}::text[],
       ${column((row) => new Date(row.createdAt).toISOString())}::timestamptz[],
       ${column((row) => row.feedId ?? null)}::bigint[],
+      ${signal((s) => `{${s.intents.join(',')}}`)}::text[],
+      ${signal((s) => s.sentiment)}::text[],
+      ${signal((s) => s.language)}::text[],
       ${column((row) => searchDocumentLiteral(row.title, row.body, row.url))}::text[]
     ) as r(source, external_id, kind, title, body, url, permalink, author, community,
-      parent_external_id, thread_title, created_at, feed_id, search_text)
+      parent_external_id, thread_title, created_at, feed_id, intents, sentiment, language,
+      search_text)
     on conflict (source, external_id) do nothing
     returning 1`);
   return rowsOf(result).length;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { intentSchema, sentimentSchema } from './signals.ts';
 import { SOURCE_NAMES } from './sources.ts';
 
 /** Wire contracts of /api/matches and of the `match` server-sent event. */
@@ -62,6 +63,12 @@ export const matchSchema = z.object({
   author: column(z.string().nullable()),
   /** The subreddit; null elsewhere. */
   community: column(z.string().nullable()),
+  /** What the item is doing, in the order of `INTENTS` (src/shared/signals.ts); hints, often none. */
+  intents: column(z.array(intentSchema)),
+  /** The item's tone; null when it is not in English or came before signals. */
+  sentiment: column(sentimentSchema.nullable()),
+  /** ISO 639-1; null when unknown. */
+  language: column(z.string().nullable()),
   /** ISO 8601. */
   itemCreatedAt: instant(),
   matchedAt: instant(),

@@ -78,6 +78,9 @@ test('matches stored before migration 0009 and after get the same feed JSON, ref
         'permalink',
         'author',
         'community',
+        'intents',
+        'sentiment',
+        'language',
         'itemCreatedAt',
         'matchedAt',
       ]);
@@ -97,6 +100,10 @@ test('matches stored before migration 0009 and after get the same feed JSON, ref
         permalink: 'https://www.reddit.com/r/x/1',
         author: 'ada',
         community: 'programming',
+        // Stored before migration 0018: no signals.
+        intents: [],
+        sentiment: null,
+        language: null,
         itemCreatedAt: '2026-01-02T03:04:05.678Z',
         matchedAt: '2026-01-02T03:04:06.789Z',
       });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intentSchema, sentimentSchema } from './signals.ts';
+import { INTENTS, intentSchema, LANGUAGE_PATTERN, SENTIMENTS, sentimentSchema } from './signals.ts';
 import { SOURCE_NAMES } from './sources.ts';
 
 /** Wire contracts of /api/matches and of the `match` server-sent event. */
@@ -91,6 +91,17 @@ export const listMatchesQuerySchema = z.strictObject({
   monitorId: z.uuid('must be a monitor id').optional(),
   source: z.enum(SOURCE_NAMES).optional(),
   unread: z.enum(['true', 'false'], 'must be true or false').optional(),
+  /** Only matches whose item has this intent (src/shared/signals.ts). */
+  intent: z.enum(INTENTS, `must be one of ${INTENTS.join(', ')}`).optional(),
+  sentiment: z.enum(SENTIMENTS, `must be one of ${SENTIMENTS.join(', ')}`).optional(),
+  /** ISO 639-1. */
+  lang: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(LANGUAGE_PATTERN, 'must be a two-letter language code like en')
+    .optional(),
+  /** Words to search; `intent:`, `sentiment:` and `lang:` (and `-intent:` …) filter as in queries. */
   q: z
     .string()
     .trim()

@@ -51,3 +51,41 @@ export const INTENT_LABELS: Readonly<Record<Intent, string>> = {
   hiring: 'Hiring',
   launch: 'Launch',
 };
+
+/** A signal filter of the feed: `intent=question` or, typed in its search, `-lang:en`. */
+export type SignalFilter = {
+  readonly field: 'intent' | 'sentiment' | 'lang';
+  readonly value: string;
+  readonly negated: boolean;
+};
+
+const SIGNAL_TOKEN = /^(-?)(intent|sentiment|lang|language):(\S+)$/iu;
+
+/** Whether `value` is one of the values `field` can take. */
+export function isSignalValue(field: SignalFilter['field'], value: string): boolean {
+  if (field === 'intent') return (INTENTS as readonly string[]).includes(value);
+  if (field === 'sentiment') return (SENTIMENTS as readonly string[]).includes(value);
+  return LANGUAGE_PATTERN.test(value);
+}
+
+/**
+ * The feed's search text split into its signal filters (`intent:question`, `-sentiment:negative`,
+ * `lang:en`, as in the query language) and the words left to search. A token whose value is
+ * not one a signal takes stays a word.
+ */
+export function splitSignalFilters(q: string): { filters: SignalFilter[]; words: string } {
+  const filters: SignalFilter[] = [];
+  const words: string[] = [];
+  for (const token of q.split(/\s+/u).filter(Boolean)) {
+    const found = SIGNAL_TOKEN.exec(token);
+    const name = found?.[2]?.toLowerCase();
+    const field = name === 'language' ? 'lang' : (name as SignalFilter['field'] | undefined);
+    const value = found?.[3]?.toLowerCase() ?? '';
+    if (field && isSignalValue(field, value)) {
+      filters.push({ field, value, negated: found?.[1] === '-' });
+    } else {
+      words.push(token);
+    }
+  }
+  return { filters, words: words.join(' ') };
+}

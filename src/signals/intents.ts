@@ -34,7 +34,7 @@ const RECOMMENDATION: readonly RegExp[] = [
   /\bis there (?:a|an|any) (?:good |decent |simple |free |open[- ]source )*(?:tool|library|lib|app|service|framework|plugin|extension|package|crate|software|way)\b[^.!\n]{0,120}\?/iu,
   /\brecommend(?:ations?)? (?:for|on) (?:a|an|good)\b[^.!\n]{0,80}\?/iu,
   /\bwhat (?:are )?some (?:good |great |nice |decent )?\w+(?: \w+)? (?:for|that|to|i|you)\b[^.!\n]{0,80}\?/iu,
-  /\bwhat (?:\w+ )?(?:should|could|can) (?:i|we) (?:watch|read|use|buy|play|learn|try|install)\b/iu,
+  /\b(?:what|which) (?:\w+ ){0,3}(?:should|could|can|would) (?:i|we) (?:watch|read|use|buy|get|choose|pick|play|learn|try|install)\b/iu,
   /^\s*(?:\[\w+\]\s*)?what to (?:watch|read|use|buy|play|learn|try|install)\b/iu,
 ];
 

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { matchPageSchema } from '../../src/shared/match.ts';
+import { monitorPreviewSchema, monitorSchema } from '../../src/shared/monitor.ts';
+import { deliverItems, testItem } from '../support/feed.ts';
+import { apiErrorOf, startTestApp, type TestApp } from '../support/test-app.ts';
+
+// intent:, sentiment: and lang: through the API: a monitor's query, the preview and the feed's
+// filters and search, on items whose signals the pipeline computed when it stored them.
+describe('item signals through the API', () => {
+  let app: TestApp;
+  let token: string;
+  const ids: Record<string, string> = {};
+  beforeAll(async () => {
+    app = await startTestApp();
+    const user = await app.createUser();
+    token = (await app.signIn(user)).AccessToken;
+    await app.api('/api/user', { token, method: 'POST', body: {} });
+    for (const [name, query] of [
+      ['english', 'kettle lang:en'],
+      ['notHiring', 'kettle -intent:hiring'],
+      ['questions', 'kettle intent:question'],
+      ['angry', 'kettle sentiment:negative'],
+    ]) {
+      const response = await app.api('/api/monitors', {
+        token,
+        method: 'POST',
+        body: { query, name },
+      });
+      expect(response.status, await response.clone().text()).toBe(201);
+      ids[name as string] = monitorSchema.parse(await response.json()).id;
+    }
+    await deliverItems(app, [
+      testItem({
+        title: 'Ask HN: Which kettle should I buy for a small office?',
+        body: 'We need something quiet that boils water quickly for about ten people.',
+      }),
+      testItem({
+        title: 'Unser neuer Wasserkocher',
+        body: 'Der kettle von gestern ist wirklich sehr laut und das Wasser schmeckt komisch.',
+      }),
+      testItem({
+        title: 'Kettle Labs is hiring a firmware engineer',
+        body: 'Join our team building the smartest kettle in the world, remote in Europe.',
+      }),
+      testItem({
+        title: 'My awful kettle broke again',
+        body: 'It is terrible. The lid is broken. I hate it.',
+      }),
+    ]);
+  });
+  afterAll(() => app.close());
+
+  async function feed(query: string) {
+    const response = await app.api(`/api/matches${query}`, { token });
+    expect(response.status, await response.clone().text()).toBe(200);
+    return matchPageSchema.parse(await response.json()).items;
+  }
+  const titlesOf = async (query: string) =>
+    [...new Set((await feed(query)).map((match) => match.title))].sort();
+
+  test('a monitor with lang:, intent: or sentiment: matches only the items that have it', async () => {
+    const byMonitor = async (name: string) => titlesOf(`?monitorId=${ids[name]}`);
+    expect(await byMonitor('english')).toEqual([
+      'Ask HN: Which kettle should I buy for a small office?',
+      'Kettle Labs is hiring a firmware engineer',
+      'My awful kettle broke again',
+    ]);
+    expect(await byMonitor('notHiring')).toEqual([
+      'Ask HN: Which kettle should I buy for a small office?',
+      'My awful kettle broke again',
+      'Unser neuer Wasserkocher',
+    ]);
+    expect(await byMonitor('questions')).toEqual([
+      'Ask HN: Which kettle should I buy for a small office?',
+    ]);
+    expect(await byMonitor('angry')).toEqual(['My awful kettle broke again']);
+    const [question] = await feed(`?monitorId=${ids.questions}`);
+    expect(question).toMatchObject({
+      intents: ['question', 'recommendation'],
+      sentiment: 'neutral',
+      language: 'en',
+    });
+  });
+
+  test('the preview reads the stored items’ signals with the same matcher', async () => {
+    const preview = async (query: string) => {
+      const response = await app.api('/api/monitors/preview', {
+        token,
+        method: 'POST',
+        body: { query },
+      });
+      expect(response.status, await response.clone().text()).toBe(200);
+      return monitorPreviewSchema.parse(await response.json()).items.map((item) => item.title);
+    };
+    expect(await preview('kettle lang:de')).toEqual(['Unser neuer Wasserkocher']);
+    expect(await preview('kettle intent:hiring')).toEqual([
+      'Kettle Labs is hiring a firmware engineer',
+    ]);
+    expect((await preview('kettle -lang:en -sentiment:negative')).sort()).toEqual([
+      'Unser neuer Wasserkocher',
+    ]);
+  });
+
+  test('the feed filters by intent, sentiment and language, as parameters or typed in its search', async () => {
+    const english = `&monitorId=${ids.notHiring}`;
+    expect(await titlesOf(`?intent=question${english}`)).toEqual([
+      'Ask HN: Which kettle should I buy for a small office?',
+    ]);
+    expect(await titlesOf(`?sentiment=negative${english}`)).toEqual([
+      'My awful kettle broke again',
+    ]);
+    expect(await titlesOf(`?lang=DE${english}`)).toEqual(['Unser neuer Wasserkocher']);
+    expect(await titlesOf(`?q=${encodeURIComponent('-lang:en kettle')}${english}`)).toEqual([
+      'Unser neuer Wasserkocher',
+    ]);
+    expect(await titlesOf(`?q=${encodeURIComponent('intent:hiring')}`)).toEqual([
+      'Kettle Labs is hiring a firmware engineer',
+    ]);
+    // Not a value a signal takes: searched as a word, which no item holds.
+    expect(await titlesOf(`?q=${encodeURIComponent('intent:rant')}`)).toEqual([]);
+    for (const [query, field] of [
+      ['?intent=rant', 'intent'],
+      ['?sentiment=angry', 'sentiment'],
+      ['?lang=english', 'lang'],
+    ]) {
+      const response = await app.api(`/api/matches${query}`, { token });
+      expect(response.status).toBe(400);
+      expect(JSON.stringify(await apiErrorOf(response))).toContain(field);
+    }
+  });
+
+  test('a query with a bad signal value is refused with the parser’s sentence', async () => {
+    const response = await app.api('/api/monitors', {
+      token,
+      method: 'POST',
+      body: { query: 'kettle lang:english' },
+    });
+    expect(response.status).toBe(400);
+    expect((await apiErrorOf(response)).message).toContain('two-letter language code');
+  });
+});

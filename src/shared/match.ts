@@ -150,11 +150,21 @@ export const matchStatsQuerySchema = z.strictObject({
     .min(1, 'must be a whole number from 1 to 90')
     .max(MATCH_STATS_MAX_DAYS, 'must be a whole number from 1 to 90')
     .default(30),
+  /** `sentiment`: each day and monitor's count split by the matches' sentiment too. */
+  by: z.enum(['monitor', 'sentiment'], 'must be monitor or sentiment').default('monitor'),
 });
 
 /** Matches per day (`YYYY-MM-DD` in the user's time zone) and monitor; days without any are left out. */
 export const matchStatsSchema = z.object({
   timezone: z.string(),
-  days: z.array(z.object({ date: z.string(), monitorId: z.string(), count: z.number().int() })),
+  days: z.array(
+    z.object({
+      date: z.string(),
+      monitorId: z.string(),
+      /** With `by=sentiment` only: the matches' sentiment, null for those without one. */
+      sentiment: sentimentSchema.nullable().optional(),
+      count: z.number().int(),
+    }),
+  ),
 });
 export type MatchStats = z.infer<typeof matchStatsSchema>;

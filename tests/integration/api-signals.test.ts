@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { matchPageSchema } from '../../src/shared/match.ts';
+import { matchPageSchema, matchStatsSchema } from '../../src/shared/match.ts';
 import { monitorPreviewSchema, monitorSchema } from '../../src/shared/monitor.ts';
 import { deliverItems, testItem } from '../support/feed.ts';
 import { apiErrorOf, startTestApp, type TestApp } from '../support/test-app.ts';
@@ -127,6 +127,28 @@ describe('item signals through the API', () => {
       expect(response.status).toBe(400);
       expect(JSON.stringify(await apiErrorOf(response))).toContain(field);
     }
+  });
+
+  test('the stats split each day and monitor’s count by sentiment when asked', async () => {
+    const stats = async (query: string) => {
+      const response = await app.api(`/api/matches/stats${query}`, { token });
+      expect(response.status, await response.clone().text()).toBe(200);
+      return matchStatsSchema.parse(await response.json()).days;
+    };
+    const angry = (await stats('?days=2')).filter((row) => row.monitorId === ids.notHiring);
+    expect(angry.map(({ count, sentiment }) => ({ count, sentiment }))).toEqual([
+      { count: 3, sentiment: undefined },
+    ]);
+    const split = (await stats('?days=2&by=sentiment')).filter(
+      (row) => row.monitorId === ids.notHiring,
+    );
+    expect(split.map(({ count, sentiment }) => ({ count, sentiment }))).toEqual([
+      { count: 1, sentiment: 'negative' },
+      { count: 1, sentiment: 'neutral' },
+      // The German item: no sentiment is read for it.
+      { count: 1, sentiment: null },
+    ]);
+    expect((await app.api('/api/matches/stats?by=tone', { token })).status).toBe(400);
   });
 
   test('a query with a bad signal value is refused with the parser’s sentence', async () => {

@@ -55,7 +55,10 @@ const statsRoute = createRoute({
   security: signedIn,
   request: { query: matchStatsQuerySchema },
   responses: {
-    200: { description: 'Counts per day and monitor', ...jsonContent(matchStatsSchema) },
+    200: {
+      description: 'Counts per day and monitor (and sentiment, with by=sentiment)',
+      ...jsonContent(matchStatsSchema),
+    },
     ...errorResponses(400, 401),
   },
 });
@@ -132,8 +135,8 @@ export function createMatchRoutes(deps: Pick<AppDeps, 'database'>) {
     });
   });
   app.openapi(statsRoute, async (c) => {
-    const input = { userId: c.get('auth').claims.sub, days: c.req.valid('query').days };
-    return c.json(await matchStats({ db }, input), 200);
+    const { days, by } = c.req.valid('query');
+    return c.json(await matchStats({ db }, { userId: c.get('auth').claims.sub, days, by }), 200);
   });
   app.openapi(markReadRoute, async (c) => {
     const input = { userId: c.get('auth').claims.sub, monitorId: c.req.valid('json').monitorId };

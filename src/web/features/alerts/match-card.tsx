@@ -1,6 +1,7 @@
 import { Check, ExternalLink, MailOpen, X } from 'lucide-react';
 import type { MatchGroup } from '../../../shared/match-groups.ts';
 import { describeHitFields, matchHeadline } from '../../../shared/match-view.ts';
+import { INTENT_LABELS } from '../../../shared/signals.ts';
 import { formatCommunity, SOURCE_LABELS } from '../../../shared/sources.ts';
 import { SnippetText } from '../../components/snippet-text.tsx';
 import { SourceIcon } from '../../components/source-badge.tsx';
@@ -8,6 +9,38 @@ import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../lib/cn.ts';
 import { relativeTime } from '../../lib/relative-time.ts';
 import { safeHttpUrl } from '../../lib/safe-url.ts';
+import { languageName, SENTIMENT_LABELS } from './signal-chips.tsx';
+
+/**
+ * The item's signals as hints (read by Earshot when the item arrived; decision 0035): its
+ * intents, its tone unless neutral, and its language unless English.
+ */
+function SignalHints({
+  intents,
+  sentiment,
+  language,
+}: Pick<MatchGroup['match'], 'intents' | 'sentiment' | 'language'>) {
+  const hints = [
+    ...intents.map((intent) => INTENT_LABELS[intent]),
+    ...(sentiment && sentiment !== 'neutral' ? [SENTIMENT_LABELS[sentiment]] : []),
+    ...(language && language !== 'en' ? [languageName(language)] : []),
+  ];
+  if (hints.length === 0) return null;
+  return (
+    <span
+      className="flex flex-wrap items-center gap-1"
+      data-testid="match-signals"
+      title="Read by Earshot from the text when it arrived: a hint, sometimes wrong"
+    >
+      <span className="sr-only">Hints:</span>
+      {hints.map((hint) => (
+        <span key={hint} className="rounded-full border px-2 py-0.5 text-[11px] leading-none">
+          {hint}
+        </span>
+      ))}
+    </span>
+  );
+}
 
 /**
  * One alert: one item, however many monitors caught it (each named). A post is named by its
@@ -126,6 +159,11 @@ export function MatchCard({
                 </span>
               )
             ) : null}
+            <SignalHints
+              intents={match.intents}
+              sentiment={match.sentiment}
+              language={match.language}
+            />
           </div>
         </div>
         <div className="flex shrink-0 flex-col gap-1 sm:flex-row">

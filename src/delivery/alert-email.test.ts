@@ -36,6 +36,7 @@ const match = (fields: Partial<Match>): Match => ({
   intents: [],
   sentiment: null,
   language: null,
+  signalsCorrected: false,
   snippet: 'I <3 pglite & "friends"',
   highlights: [[5, 11]],
   hitFields: ['body'],

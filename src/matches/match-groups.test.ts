@@ -31,6 +31,7 @@ function matchOfStory(fields: Partial<Match>): Match {
     intents: [],
     sentiment: null,
     language: null,
+    signalsCorrected: false,
     snippet: '',
     highlights: [],
     hitFields: [],

@@ -38,6 +38,7 @@ export function sampleMatch(input: {
     monitorId: input.monitorId,
     matchedAt: input.now,
     readAt: null,
+    signalsCorrected: false,
   });
 }
 

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { INTENTS, intentSchema, LANGUAGE_PATTERN, SENTIMENTS, sentimentSchema } from './signals.ts';
+import {
+  INTENTS,
+  intentSchema,
+  LANGUAGE_PATTERN,
+  languageSchema,
+  SENTIMENTS,
+  sentimentSchema,
+} from './signals.ts';
 import { SOURCE_NAMES } from './sources.ts';
 
 /** Wire contracts of /api/matches and of the `match` server-sent event. */
@@ -69,6 +76,8 @@ export const matchSchema = z.object({
   sentiment: column(sentimentSchema.nullable()),
   /** ISO 639-1; null when unknown. */
   language: column(z.string().nullable()),
+  /** The user corrected `intents`, `sentiment` or `language` (they are the user's, not read). */
+  signalsCorrected: column(z.boolean()),
   /** ISO 8601. */
   itemCreatedAt: instant(),
   matchedAt: instant(),
@@ -132,6 +141,20 @@ export const MATCH_ID_PATTERN = /^[1-9][0-9]{0,15}$/;
 export const matchIdSchema = z.string().regex(MATCH_ID_PATTERN, 'must be an alert id');
 
 export const updateMatchBodySchema = z.strictObject({ read: z.boolean() });
+
+/** PUT /api/matches/:id/signals: the user's correction of the hints; what is left out stays. */
+export const updateMatchSignalsBodySchema = z
+  .strictObject({
+    intents: z
+      .array(intentSchema)
+      .max(INTENTS.length)
+      .refine((list) => new Set(list).size === list.length, 'must not repeat an intent')
+      .optional(),
+    sentiment: sentimentSchema.nullable().optional(),
+    language: languageSchema.nullable().optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, 'must correct intents, sentiment or language');
+export type UpdateMatchSignalsBody = z.infer<typeof updateMatchSignalsBodySchema>;
 export type UpdateMatchBody = z.infer<typeof updateMatchBodySchema>;
 
 export const markMatchesReadBodySchema = z.strictObject({

@@ -196,6 +196,7 @@ function sampleEmail() {
     intents: [],
     sentiment: null,
     language: null,
+    signalsCorrected: false,
     snippet: '',
     highlights: [],
     hitFields: [],

@@ -151,6 +151,43 @@ describe('item signals through the API', () => {
     expect((await app.api('/api/matches/stats?by=tone', { token })).status).toBe(400);
   });
 
+  test('a user corrects an alert’s hints: every match of the item, flagged, filtered as corrected', async () => {
+    const question = (await feed(`?monitorId=${ids.questions}`))[0];
+    const id = question?.id ?? '';
+    expect(question?.signalsCorrected).toBe(false);
+    const put = (matchId: string, body: unknown, as = token) =>
+      app.api(`/api/matches/${matchId}/signals`, { token: as, method: 'PUT', body });
+    const response = await put(id, { intents: ['complaint'], sentiment: 'negative' });
+    expect(response.status, await response.clone().text()).toBe(200);
+    expect(await response.json()).toMatchObject({
+      id,
+      intents: ['complaint'],
+      sentiment: 'negative',
+      language: 'en',
+      signalsCorrected: true,
+    });
+    // Three monitors caught the item: one alert, corrected as one. The feed reads the
+    // corrected JSON and filters on the new values.
+    const ofItem = (await feed('')).filter((match) => match.title === question?.title);
+    expect(ofItem).toHaveLength(3);
+    for (const match of ofItem) {
+      expect(match).toMatchObject({ intents: ['complaint'], signalsCorrected: true });
+    }
+    expect(await titlesOf('?intent=question')).toEqual([]);
+    expect(await titlesOf('?intent=complaint')).toContain(question?.title);
+
+    expect((await put(id, {})).status).toBe(400);
+    expect((await put(id, { intents: ['rant'] })).status).toBe(400);
+    expect((await put(id, { language: 'english' })).status).toBe(400);
+    expect((await put('999999', { sentiment: null })).status).toBe(404);
+    const stranger = await app.createUser();
+    const theirs = (await app.signIn(stranger)).AccessToken;
+    await app.api('/api/user', { token: theirs, method: 'POST', body: {} });
+    const refused = await put(id, { sentiment: 'positive' }, theirs);
+    expect(refused.status).toBe(404);
+    expect((await apiErrorOf(refused)).code).toBe('NOT_FOUND');
+  });
+
   test('a query with a bad signal value is refused with the parser’s sentence', async () => {
     const response = await app.api('/api/monitors', {
       token,

@@ -81,6 +81,7 @@ test('matches stored before migration 0009 and after get the same feed JSON, ref
         'intents',
         'sentiment',
         'language',
+        'signalsCorrected',
         'itemCreatedAt',
         'matchedAt',
       ]);
@@ -104,6 +105,7 @@ test('matches stored before migration 0009 and after get the same feed JSON, ref
         intents: [],
         sentiment: null,
         language: null,
+        signalsCorrected: false,
         itemCreatedAt: '2026-01-02T03:04:05.678Z',
         matchedAt: '2026-01-02T03:04:06.789Z',
       });

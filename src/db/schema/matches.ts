@@ -56,6 +56,8 @@ export const matches = pgTable(
     intents: text('intents').array().$type<Intent[]>().notNull().default(sql`'{}'::text[]`),
     sentiment: text('sentiment').$type<Sentiment>(),
     language: text('language'),
+    /** The user corrected the signals above (`PUT /api/matches/:id/signals`). */
+    signalsCorrected: boolean('signals_corrected').notNull().default(false),
     itemCreatedAt: at('item_created_at').notNull(),
     matchedAt: at('matched_at').notNull().defaultNow(),
     readAt: at('read_at'),

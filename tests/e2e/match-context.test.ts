@@ -100,7 +100,7 @@ describe.runIf(availability.run)('what an alert shows, in Chromium', () => {
     expect(problems.errors).toEqual([]);
   });
 
-  test('the intent chips filter the feed, the cards show their hints, the chart splits by tone', async () => {
+  test('the intent chips filter the feed, the cards show their hints and take a correction, the chart splits by tone', async () => {
     const user = await app.createUser({ givenName: 'Grace' });
     const tokens = await app.signIn(user);
     const token = tokens.AccessToken;
@@ -145,6 +145,17 @@ describe.runIf(availability.run)('what an alert shows, in Chromium', () => {
     // Pressed again, the chip lets go: every alert again.
     await chips.getByRole('button', { name: 'Question' }).click();
     await expect.poll(() => cards.count()).toBe(3);
+
+    // A wrong or missing hint is corrected on the card.
+    const show = cards.filter({ hasText: 'Show HN: Pixibot' });
+    await show.getByRole('button', { name: /^Correct the hints/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Correct the hints' });
+    await dialog.getByRole('checkbox', { name: 'Praise' }).check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect
+      .poll(() => show.getByTestId('match-signals').textContent())
+      .toBe('Hints, as you corrected them:PraiseLaunch');
 
     await page.getByRole('button', { name: 'By tone' }).click();
     await page.getByRole('button', { name: 'By tone', pressed: true }).waitFor();

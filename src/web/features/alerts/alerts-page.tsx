@@ -2,6 +2,7 @@ import { Bell, CheckCheck, Download, RotateCw, Search } from 'lucide-react';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
+import type { UpdateMatchSignalsBody } from '../../../shared/match.ts';
 import { groupMatchesByItem, type MatchGroup } from '../../../shared/match-groups.ts';
 import {
   type Intent,
@@ -28,6 +29,7 @@ import {
   FEED_PAGE_SIZE,
   type MatchFilters,
   UNREAD_COUNT_CAP,
+  useCorrectMatchSignalsMutation,
   useDismissMatchMutation,
   useExportMatchesCsvMutation,
   useListMatchesInfiniteQuery,
@@ -102,6 +104,7 @@ export function AlertsPage() {
   const feed = useListMatchesInfiniteQuery(filters);
   const [setRead] = useSetMatchReadMutation();
   const [dismiss] = useDismissMatchMutation();
+  const [correctMatchSignals] = useCorrectMatchSignalsMutation();
   const [markAll, markingAll] = useMarkAllReadMutation();
   const [exportMatches, exporting] = useExportMatchesCsvMutation();
   const now = useNow();
@@ -170,6 +173,16 @@ export function AlertsPage() {
         toast.error('That alert could not be dismissed.');
       }
     });
+  }
+
+  async function correctSignals(group: MatchGroup, signals: UpdateMatchSignalsBody) {
+    const result = await correctMatchSignals({ id: group.match.id, signals });
+    if ('error' in result && result.error) {
+      toast.error(describeApiError(result.error));
+      return false;
+    }
+    toast.success('Hints corrected');
+    return true;
   }
 
   async function exportCsv() {
@@ -300,6 +313,7 @@ export function AlertsPage() {
                     onOpen={() => void toggleRead(group, true)}
                     onToggleRead={() => void toggleRead(group)}
                     onDismiss={() => dismissOne(group)}
+                    onCorrectSignals={(signals) => correctSignals(group, signals)}
                   />
                 </li>
               ))}

@@ -1,4 +1,5 @@
 import { Check, ExternalLink, MailOpen, X } from 'lucide-react';
+import type { UpdateMatchSignalsBody } from '../../../shared/match.ts';
 import type { MatchGroup } from '../../../shared/match-groups.ts';
 import { describeHitFields, matchHeadline } from '../../../shared/match-view.ts';
 import { INTENT_LABELS } from '../../../shared/signals.ts';
@@ -9,6 +10,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../lib/cn.ts';
 import { relativeTime } from '../../lib/relative-time.ts';
 import { safeHttpUrl } from '../../lib/safe-url.ts';
+import { CorrectSignalsDialog } from './correct-signals-dialog.tsx';
 import { languageName, SENTIMENT_LABELS } from './signal-chips.tsx';
 
 /**
@@ -19,7 +21,8 @@ function SignalHints({
   intents,
   sentiment,
   language,
-}: Pick<MatchGroup['match'], 'intents' | 'sentiment' | 'language'>) {
+  corrected,
+}: Pick<MatchGroup['match'], 'intents' | 'sentiment' | 'language'> & { corrected: boolean }) {
   const hints = [
     ...intents.map((intent) => INTENT_LABELS[intent]),
     ...(sentiment && sentiment !== 'neutral' ? [SENTIMENT_LABELS[sentiment]] : []),
@@ -30,9 +33,13 @@ function SignalHints({
     <span
       className="flex flex-wrap items-center gap-1"
       data-testid="match-signals"
-      title="Read by Earshot from the text when it arrived: a hint, sometimes wrong"
+      title={
+        corrected
+          ? 'As you corrected them'
+          : 'Read by Earshot from the text when it arrived: a hint, sometimes wrong'
+      }
     >
-      <span className="sr-only">Hints:</span>
+      <span className="sr-only">{corrected ? 'Hints, as you corrected them:' : 'Hints:'}</span>
       {hints.map((hint) => (
         <span key={hint} className="rounded-full border px-2 py-0.5 text-[11px] leading-none">
           {hint}
@@ -55,6 +62,7 @@ export function MatchCard({
   onOpen,
   onToggleRead,
   onDismiss,
+  onCorrectSignals,
 }: {
   group: MatchGroup;
   monitorNames: readonly string[];
@@ -62,6 +70,8 @@ export function MatchCard({
   onOpen: () => void;
   onToggleRead: () => void;
   onDismiss: () => void;
+  /** Saves the user's correction of the hints; resolves false when it failed. */
+  onCorrectSignals?: (signals: UpdateMatchSignalsBody) => Promise<boolean>;
 }) {
   const match = group.match;
   const read = group.read;
@@ -163,7 +173,11 @@ export function MatchCard({
               intents={match.intents}
               sentiment={match.sentiment}
               language={match.language}
+              corrected={match.signalsCorrected}
             />
+            {onCorrectSignals ? (
+              <CorrectSignalsDialog match={match} title={title} onSave={onCorrectSignals} />
+            ) : null}
           </div>
         </div>
         <div className="flex shrink-0 flex-col gap-1 sm:flex-row">

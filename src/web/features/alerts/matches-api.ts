@@ -1,4 +1,9 @@
-import type { Match, MatchPage, MatchStats } from '../../../shared/match.ts';
+import type {
+  Match,
+  MatchPage,
+  MatchStats,
+  UpdateMatchSignalsBody,
+} from '../../../shared/match.ts';
 import { groupMatchesByItem } from '../../../shared/match-groups.ts';
 import type { Intent, Sentiment } from '../../../shared/signals.ts';
 import type { SourceName } from '../../../shared/sources.ts';
@@ -124,6 +129,11 @@ export const matchesApi = api.injectEndpoints({
         }),
       invalidatesTags: (_result, error) => (error ? [] : [UNREAD, STATS]),
     }),
+    /** The user's correction of an alert's hints; the feed is read again (filters may differ). */
+    correctMatchSignals: build.mutation<Match, { id: string; signals: UpdateMatchSignalsBody }>({
+      query: ({ id, signals }) => ({ url: `/matches/${id}/signals`, method: 'PUT', body: signals }),
+      invalidatesTags: (_result, error) => (error ? [] : [FEED, STATS]),
+    }),
   }),
 });
 
@@ -136,6 +146,7 @@ export const {
   useExportMatchesCsvMutation,
   useMarkAllReadMutation,
   useDismissMatchMutation,
+  useCorrectMatchSignalsMutation,
 } = matchesApi;
 
 type FeedPages = { pages: MatchPage[] };

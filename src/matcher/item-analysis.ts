@@ -27,6 +27,22 @@ const nameKey = (key: (name: string) => string): NameKey => ({ key, seed: hashWo
 const COMMUNITY_KEY = nameKey(communityKey);
 const AUTHOR_KEY = nameKey(authorKey);
 
+// The keys of the few values signals take (7 intents, 3 sentiments, some 60 languages), built
+// once each rather than once per item.
+const SIGNAL_KEYS = new Map<string, Map<string, string>>();
+function cachedSignalKey(signal: string, value: string): string {
+  let keys = SIGNAL_KEYS.get(signal);
+  if (!keys) {
+    keys = new Map();
+    SIGNAL_KEYS.set(signal, keys);
+  }
+  const cached = keys.get(value);
+  if (cached !== undefined) return cached;
+  const key = signalKey(signal, value);
+  if (keys.size < 256) keys.set(value, key);
+  return key;
+}
+
 /** Whether `key` is the lower case of `text[start, end)` (ASCII letters and digits). */
 function sameAsciiLowerCase(text: string, start: number, end: number, key: string): boolean {
   if (key.length !== end - start) return false;
@@ -133,9 +149,9 @@ export class ItemAnalysis {
 
   /** Marks the terms of the item's intents, sentiment and language that some monitor uses. */
   private markSignals(item: MatchableItem): void {
-    for (const intent of item.intents ?? []) this.markKey(signalKey('intent', intent));
-    if (item.sentiment) this.markKey(signalKey('sentiment', item.sentiment));
-    if (item.language) this.markKey(signalKey('lang', item.language));
+    for (const intent of item.intents ?? []) this.markKey(cachedSignalKey('intent', intent));
+    if (item.sentiment) this.markKey(cachedSignalKey('sentiment', item.sentiment));
+    if (item.language) this.markKey(cachedSignalKey('lang', item.language));
   }
 
   /** The slot of `term` in the present table, or -1 when the item does not hold it. */

@@ -93,7 +93,7 @@ describe('parseQuery: errors a non-programmer understands', () => {
     [
       'site:myspace',
       0,
-      'Unknown site \u201cmyspace\u201d: use site:hackernews, site:reddit, site:lobsters, site:devto, site:mastodon, site:github, site:feeds, site:bluesky.',
+      'Unknown site \u201cmyspace\u201d: use site:hackernews, site:reddit, site:lobsters, site:devto, site:mastodon, site:github, site:feeds, site:bluesky, site:stackoverflow.',
     ],
     ['site: rust', 0, 'Write a name right after site:, like site:reddit.'],
     ['author:', 0, 'Write a name right after author:, like author:pg.'],

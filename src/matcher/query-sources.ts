@@ -2,7 +2,7 @@ import { SOURCE_DESCRIPTORS } from '../shared/sources.ts';
 import { type QueryNode, SOURCES, type Source } from './query-ast.ts';
 
 /**
- * The sources whose items have a community (a subreddit, a DEV tag): `subreddit:` and `r/` match
+ * The sources whose items have a community (a subreddit, a DEV or Stack Overflow tag): `subreddit:` and `r/` match
  * only there; `feed:"…"` names a feed's, on the feeds site.
  */
 const COMMUNITY_SOURCES: readonly Source[] = SOURCE_DESCRIPTORS.filter(

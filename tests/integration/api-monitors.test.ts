@@ -225,8 +225,8 @@ describe('/api/monitors', () => {
     const { token } = await signedInUser();
     const sites = async (body: object) => (await create(token, body)).matchableSources;
     expect(await sites({ query: 'rust site:hackernews' })).toEqual(['hackernews']);
-    // A DEV tag is a community too: r/rust reaches Reddit and DEV.
-    expect(await sites({ query: 'r/rust release' })).toEqual(['reddit', 'devto']);
+    // A DEV or Stack Overflow tag is a community too: r/rust reaches Reddit, DEV and Stack Overflow.
+    expect(await sites({ query: 'r/rust release' })).toEqual(['reddit', 'devto', 'stackoverflow']);
     expect(await sites({ query: 'rust -site:reddit', sources: ['reddit', 'lobsters'] })).toEqual([
       'lobsters',
     ]);
@@ -235,7 +235,7 @@ describe('/api/monitors', () => {
       .parse(await (await app.api('/api/monitors', { token })).json());
     expect(listed.map((m) => m.matchableSources)).toEqual([
       ['hackernews'],
-      ['reddit', 'devto'],
+      ['reddit', 'devto', 'stackoverflow'],
       ['lobsters'],
     ]);
   });

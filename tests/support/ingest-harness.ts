@@ -25,6 +25,7 @@ export function replayEnv(
     MASTODON_POLL_SECONDS: '0.1',
     GITHUB_POLL_SECONDS: '0.1',
     BLUESKY_POLL_SECONDS: '0.1',
+    STACKEXCHANGE_POLL_SECONDS: '0.1',
     SOURCE_TIMEOUT_SECONDS: '0.5',
     ...overrides,
   };

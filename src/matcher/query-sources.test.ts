@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMonitorIndex } from './monitor-index.ts';
 import { SOURCES } from './query-ast.ts';
 import { parseQuery } from './query-parser.ts';
-import { querySources } from './query-sources.ts';
+import { queryRepositories, querySources } from './query-sources.ts';
 
 describe('querySources', () => {
   it.each([
@@ -25,6 +25,8 @@ describe('querySources', () => {
     // A DEV or Stack Overflow tag is a community too.
     ['r/rust release', ['reddit', 'devto', 'stackoverflow']],
     ['feed:"Rust Blog" release', ['feeds']],
+    ['repo:facebook/react hooks', ['github']],
+    ['repo:facebook/react OR r/reactjs', ['reddit', 'devto', 'github', 'stackoverflow']],
     ['r/rust site:reddit', ['reddit']],
     ['subreddit:rust OR site:lobsters', ['reddit', 'lobsters', 'devto', 'stackoverflow']],
     [
@@ -104,5 +106,16 @@ describe('querySources', () => {
         }).length > 0,
     );
     for (const source of matched) expect(querySources(parseQuery(query))).toContain(source);
+  });
+});
+
+describe('queryRepositories', () => {
+  it.each([
+    ['rust', []],
+    ['repo:Facebook/React hooks', ['facebook/react']],
+    ['repo:a/b OR (repo:c/d bug) OR repo:a/b', ['a/b', 'c/d']],
+    ['bug -repo:a/b', []],
+  ])('%s → %j', (query, names) => {
+    expect(queryRepositories(parseQuery(query))).toEqual(names);
   });
 });

@@ -64,6 +64,12 @@ export const QUERY_HELP: readonly QueryHelpRow[] = [
     example: 'r/rust async',
   },
   {
+    syntax: 'repo:owner/name',
+    meaning:
+      'Only issues, pull requests and comments of this GitHub repository (Earshot then also reads its issues and comments directly); -repo:owner/name leaves it out.',
+    example: 'repo:facebook/react hydration',
+  },
+  {
     syntax: 'author:name',
     meaning: 'Only posts and comments by this person; -author:name leaves them out.',
     example: 'author:pg',

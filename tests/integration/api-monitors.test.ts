@@ -302,6 +302,41 @@ describe('/api/monitors', () => {
     expect((await preview({ query: 'nothing-like-this' })).count).toBe(0);
   });
 
+  test('preview of repo:owner/name: that GitHub repository’s items, whatever case its name is in', async () => {
+    const { token } = await signedInUser();
+    const at = new Date(Date.now() - 3_600_000).toISOString();
+    await deliverItems(app, [
+      testItem({
+        source: 'github',
+        community: 'BetamaxPy/Betamax',
+        title: 'Cassette bug',
+        createdAt: at,
+      }),
+      testItem({
+        source: 'github',
+        community: 'other/repo',
+        title: 'Cassette bug too',
+        createdAt: at,
+      }),
+      testItem({
+        source: 'reddit',
+        community: 'betamaxpy/betamax',
+        title: 'Cassette bug?',
+        createdAt: at,
+      }),
+    ]);
+    const response = await app.api('/api/monitors/preview', {
+      token,
+      method: 'POST',
+      body: { query: 'repo:betamaxpy/betamax cassette' },
+    });
+    expect(response.status).toBe(200);
+    const preview = monitorPreviewSchema.parse(await response.json());
+    expect(preview.items.map((item) => item.title)).toEqual(['Cassette bug']);
+    const monitor = await create(token, { query: 'repo:betamaxpy/betamax' });
+    expect(monitor.matchableSources).toEqual(['github']);
+  });
+
   test('previews are limited per user: 429 with Retry-After beyond the limit, others unaffected', async () => {
     const flooder = await signedInUser();
     const other = await signedInUser();

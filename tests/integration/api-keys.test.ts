@@ -43,6 +43,10 @@ const ROUTES: RouteCase[] = [
   { method: 'POST', path: '/api/feeds', access: 'write', body: { url: 'http://127.0.0.1:9/' } },
   { method: 'PATCH', path: '/api/feeds/:feed', access: 'write', body: { paused: true } },
   { method: 'DELETE', path: '/api/feeds/:feed', access: 'write' },
+  // Alert feeds: listing reads; making, resetting or turning off a link changes what a URL opens.
+  { method: 'GET', path: '/api/alert-feeds', access: 'read' },
+  { method: 'POST', path: '/api/alert-feeds', access: 'write', body: { monitorId: null } },
+  { method: 'DELETE', path: '/api/alert-feeds/:feed', access: 'write' },
   { method: 'GET', path: '/api/user', access: 'account' },
   { method: 'PUT', path: '/api/user', access: 'account', body: { firstName: 'Mallory' } },
   { method: 'POST', path: '/api/user', access: 'account', body: {} },

@@ -21,6 +21,7 @@ import { createMcpRoutes } from './mcp/create-mcp-routes.ts';
 import { createAlertFeedRoutes } from './routes/alert-feeds.ts';
 import { createApiKeyRoutes } from './routes/api-keys.ts';
 import { createEmailAlertRoutes } from './routes/email-alerts.ts';
+import { createEmailRoutes } from './routes/emails.ts';
 import { createEventRoutes, EVENTS_PATH } from './routes/events.ts';
 import { createFeedRoutes } from './routes/feeds.ts';
 import { createHealthRoutes } from './routes/health.ts';
@@ -117,6 +118,7 @@ export function createApp(deps: AppDeps) {
   );
   api.route('/', createEmailAlertRoutes(deps));
   api.route('/', createMonitorWebhookRoutes(deps));
+  api.route('/', createEmailRoutes(deps));
   api.route('/', createFeedRoutes(deps));
   api.route('/', createAlertFeedRoutes(deps));
   api.doc31('/openapi.json', {

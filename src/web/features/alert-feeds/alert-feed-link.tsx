@@ -149,7 +149,7 @@ function FeedUrl({ label, url }: { label: string; url: string }) {
           type="button"
           size="sm"
           variant="outline"
-          aria-label={`Copy the ${label} link`}
+          aria-label={copied ? `Copied the ${label} link` : `Copy the ${label} link`}
           onClick={() => void copy()}
         >
           {copied ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}

@@ -6,6 +6,7 @@ import {
   DialogTitle,
 } from '../../components/ui/dialog.tsx';
 import { AlertFeedLink } from '../alert-feeds/index.ts';
+import { WebhookCalls } from '../deliveries/index.ts';
 import { MonitorForm } from './monitor-form.tsx';
 import { MonitorWebhookSettings } from './monitor-webhook.tsx';
 
@@ -43,6 +44,8 @@ export function MonitorDialog({
               Also send this monitor’s matches to Slack, Discord or your own endpoint.
             </p>
             <MonitorWebhookSettings monitorId={monitor.id} />
+            <h4 className="mt-4 mb-2 text-xs font-semibold">Recent calls</h4>
+            <WebhookCalls monitorId={monitor.id} />
           </section>
         ) : null}
         {open && monitor ? (

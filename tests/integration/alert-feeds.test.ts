@@ -213,6 +213,11 @@ describe('alert feeds', () => {
       expect(await again.text()).toBe('');
       expect(again.headers.get('etag')).toBe(etag);
     }
+    // A reader that asks with HEAD gets the headers alone.
+    const head = await fetch(made.urls.rss, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('application/rss+xml; charset=utf-8');
+    expect(await head.text()).toBe('');
     const before = (await fetch(made.urls.rss)).headers.get('etag') ?? '';
     await createMatch(db, { monitor, item: await createItem(db) });
     const after = await fetch(made.urls.rss, { headers: { 'If-None-Match': before } });
@@ -263,5 +268,18 @@ describe('alert feeds', () => {
     });
     expect(remove.status).toBe(404);
     expect((await fetch(made.urls.rss)).status).toBe(200);
+  });
+
+  // Last: it uses up this address's misses for the minute.
+  test('an address asking for unknown feeds gets 429 after 60 a minute, valid links still work', async () => {
+    const monitor = await createMonitor(app.database.db, { userId });
+    const made = await makeLink(monitor.id);
+    const statuses: number[] = [];
+    for (let i = 0; i < 61 && !statuses.includes(429); i++) {
+      statuses.push((await fetch(`${app.url}/feeds/${'B'.repeat(32)}/rss.xml`)).status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(new Set(statuses.slice(0, -1))).toEqual(new Set([404]));
+    expect((await fetch(made.urls.json)).status).toBe(200);
   });
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
 import { readAlertFeed } from '../../core/alert-feeds/read-alert-feed.ts';
+import { NotFoundError } from '../../core/errors.ts';
 import { clientAddress } from '../../platform/client-address.ts';
 import { createRateWindow } from '../../platform/rate-window.ts';
 import { ALERT_FEED_FILES, type AlertFeedFormat } from '../../shared/alert-feeds.ts';
@@ -14,7 +15,10 @@ const FORMAT_OF_FILE = new Map(
   Object.entries(ALERT_FEED_FILES).map(([format, file]) => [file, format as AlertFeedFormat]),
 );
 
-/** Unknown or reset tokens one address may try a minute before 429: nobody guesses 192 bits. */
+/**
+ * Unknown or reset tokens one address may ask for a minute before those get 429 (nobody guesses
+ * 192 bits: this bounds the database reads a scanner costs).
+ */
 const MISSES_PER_MINUTE = 60;
 
 /**
@@ -28,25 +32,29 @@ export function createAlertFeedFiles(deps: Pick<AppDeps, 'database' | 'config' |
   const app = new Hono();
   app.onError(createErrorHandler(deps.logger));
   app.get('/:token/:file', async (c) => {
-    const address = clientAddress(c, deps.config.TRUST_PROXY);
-    if (misses.exceeded(address)) {
-      c.header('Retry-After', '60');
-      return jsonError(c, 'RATE_LIMITED', 'Too many requests for feeds that do not exist.');
-    }
     const format = FORMAT_OF_FILE.get(c.req.param('file'));
-    if (!format) {
+    const feed = format
+      ? await readAlertFeed(
+          { db: deps.database.db, config: deps.config },
+          { token: c.req.param('token'), format },
+        ).catch((error: unknown) => {
+          if (error instanceof NotFoundError) return null;
+          throw error;
+        })
+      : null;
+    if (!feed) {
+      // Only misses are counted and refused: a valid link keeps working from a busy address.
+      const address = clientAddress(c, deps.config.TRUST_PROXY);
+      if (misses.exceeded(address)) {
+        c.header('Retry-After', '60');
+        return jsonError(c, 'RATE_LIMITED', 'Too many requests for feeds that do not exist.');
+      }
       misses.hit(address);
-      return jsonError(c, 'NOT_FOUND', 'A feed is rss.xml, atom.xml or feed.json.');
-    }
-    let feed: Awaited<ReturnType<typeof readAlertFeed>>;
-    try {
-      feed = await readAlertFeed(
-        { db: deps.database.db, config: deps.config },
-        { token: c.req.param('token'), format },
+      return jsonError(
+        c,
+        'NOT_FOUND',
+        'There is no such feed. Its link may have been reset: copy the new one.',
       );
-    } catch (error) {
-      misses.hit(address);
-      throw error;
     }
     const etag = `"${createHash('sha256').update(feed.body).digest('base64url').slice(0, 32)}"`;
     // Private: the URL is a secret, so no shared cache should keep it; readers revalidate.

@@ -5,7 +5,7 @@ import { monitors } from '../db/schema/monitors.ts';
 import { users } from '../db/schema/users.ts';
 import { matchColumns, toMatch } from '../matches/to-match.ts';
 import { isTimeZone } from '../shared/user.ts';
-import { MAX_LISTED, renderAlertEmail } from './alert-email.ts';
+import { renderAlertEmail } from './alert-email.ts';
 import { clearPending, planBatch } from './batch.ts';
 import { type DeliveryContext, deliveryLinks, unsubscribeHeaders } from './delivery-context.ts';
 import { queueMessage } from './outbox.ts';
@@ -144,7 +144,8 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
       .select({ id: monitors.id, name: monitors.name, query: monitors.query })
       .from(monitors)
       .where(inArray(monitors.id, [...counts.keys()]));
-    const listedIds = covered.slice(0, MAX_LISTED).map((m) => m.id);
+    // Every covered match (at most the daily cap): the email groups them into entries first.
+    const listedIds = covered.map((m) => m.id);
     const listed = await tx
       .select(matchColumns)
       .from(matches)

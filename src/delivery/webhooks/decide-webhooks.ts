@@ -9,7 +9,7 @@ import { clearPending, planBatch } from '../batch.ts';
 import { type DeliveryContext, deliveryLinks } from '../delivery-context.ts';
 import { queueMessage } from '../outbox.ts';
 import { dueAt, localDay } from '../schedule.ts';
-import { buildWebhookBody, MATCHES_PER_CALL } from './webhook-payloads.ts';
+import { buildWebhookBody, chunkEntries } from './webhook-payloads.ts';
 
 const MONITORS_PER_PASS = 500;
 
@@ -17,7 +17,7 @@ const MONITORS_PER_PASS = 500;
  * The webhook decider, the email decider's twin per monitor (docs/decisions/0016-webhooks.md):
  * matches of monitors without an active webhook are let go; for a monitor with one, its waiting
  * matches are gathered for ALERT_BATCH_SECONDS, then written as one or more outbox rows (at most
- * MATCHES_PER_CALL matches each) in the transaction that clears their flags, up to the webhook's
+ * ENTRIES_PER_CALL entries each: a thread's matches, or one link's, are one entry) in the transaction that clears their flags, up to the webhook's
  * daily cap (WEBHOOK_DAILY_CAP) in the owner's time zone: the batching and cap of `planBatch`.
  */
 export async function decideWebhooks(ctx: DeliveryContext): Promise<{ queued: number }> {
@@ -111,14 +111,13 @@ async function decideMonitorWebhook(ctx: DeliveryContext, monitorId: string): Pr
       .where(sql`${matches.id} = any(${sql.param(covered.map((m) => m.id))}::bigint[])`)
       .orderBy(asc(matches.id));
     const alertsUrl = deliveryLinks(config, '').alerts;
-    const size = MATCHES_PER_CALL[hook.kind];
+    const chunks = chunkEntries(hook.kind, rows.map(toMatch));
     let queued = 0;
-    for (let start = 0; start < rows.length; start += size) {
-      const chunk = rows.slice(start, start + size);
-      const last = start + size >= rows.length;
+    for (const [index, entries] of chunks.entries()) {
+      const last = index === chunks.length - 1;
       const body = buildWebhookBody(hook.kind, {
         monitor,
-        matches: chunk.map(toMatch),
+        entries,
         alertsUrl,
         notice:
           plan.capReached && last
@@ -133,7 +132,7 @@ async function decideMonitorWebhook(ctx: DeliveryContext, monitorId: string): Pr
           userId: hook.userId,
           monitorId,
           about: monitorId,
-          matchIds: chunk.map((row) => row.id),
+          matchIds: entries.flatMap((entry) => entry.matches.map((match) => Number(match.id))),
           payload: { body },
         },
         now,

@@ -34,8 +34,10 @@ export type AlertEmailInput = {
   listed: readonly Match[];
   /** Every match this email covers (listed or not). */
   total: number;
-  /** Set when this email reaches the daily cap: later matches today stay in the dashboard only. */
-  capReached: { cap: number; left: number } | null;
+  /** Set when this email reaches the daily cap: later matches wait for the next email. */
+  capReached: { cap: number; held: number } | null;
+  /** How many of the matches covered were held over by an earlier day's cap (0: none). */
+  heldOver?: number;
   links: { alerts: string; settings: string; unsubscribe: string };
 };
 
@@ -169,6 +171,7 @@ function formatTime(date: Date, timeZone: string): string {
 
 function renderText(input: AlertEmailInput, subject: string, groups: Group[], more: number) {
   const lines: string[] = [subject, ''];
+  if (input.heldOver) lines.push(heldNotice(input.heldOver), '');
   for (const group of groups) {
     const count = group.monitor.count;
     lines.push(
@@ -218,9 +221,16 @@ function renderText(input: AlertEmailInput, subject: string, groups: Group[], mo
   return lines.join('\n');
 }
 
-function capNotice(cap: { cap: number; left: number }): string {
-  const left = cap.left > 0 ? ` ${cap.left} more today are` : ' Further matches today are';
-  return `You reached today's limit of ${cap.cap} matches by email.${left} in your dashboard only; emails resume tomorrow. A narrower query keeps the emails useful.`;
+function capNotice(cap: { cap: number; held: number }): string {
+  const held =
+    cap.held > 0
+      ? ` ${cap.held} more ${cap.held === 1 ? 'is' : 'are'} held for tomorrow's first email`
+      : ' Later matches today wait for tomorrow’s first email';
+  return `You reached today's limit of ${cap.cap} matches by email.${held}; none is lost, and all are in your dashboard now. A narrower query keeps the emails useful.`;
+}
+
+function heldNotice(count: number): string {
+  return `This email carries ${count} ${count === 1 ? 'match' : 'matches'} held over from an earlier day's limit.`;
 }
 
 /** Text with its hits wrapped in *stars*, for the plain-text part. */
@@ -355,6 +365,7 @@ function renderHtmlEntry(input: AlertEmailInput, entry: AlertEntry, caughtBy: Em
 function renderHtml(input: AlertEmailInput, subject: string, groups: Group[], more: number) {
   const e = escapeHtml;
   const body: string[] = [];
+  if (input.heldOver) body.push(`<p class="notice">${e(heldNotice(input.heldOver))}</p>`);
   for (const group of groups) {
     body.push(
       `<h2><a class="group" href="${e(monitorAlertsUrl(input.links.alerts, group.monitor.id))}">${e(monitorLabel(group.monitor))}</a> <span class="meta">· ${group.monitor.count} new</span></h2>`,

@@ -9,7 +9,7 @@ import { renderAlertEmail } from './alert-email.ts';
 import { clearPending, planBatch } from './batch.ts';
 import { type DeliveryContext, deliveryLinks, unsubscribeHeaders } from './delivery-context.ts';
 import { queueMessage } from './outbox.ts';
-import { dueAt, localDay } from './schedule.ts';
+import { dueAt, localDay, nextLocalTime } from './schedule.ts';
 
 const USERS_PER_PASS = 500;
 
@@ -18,7 +18,8 @@ const USERS_PER_PASS = 500;
  * decided on (`matches.email_pending`), in one transaction holding the user's row: drops the
  * matches of muted monitors (and all of them when alerts are off); opens the batch when it first
  * sees matches; once the batch is due for the user's mode, writes one outbox row covering every
- * waiting match up to the daily cap and clears their flags. Matches committed by another process
+ * waiting match up to the daily cap and clears their flags; matches over the cap keep theirs
+ * and lead the next email (decision 0037), which says how many it carries over. Matches committed by another process
  * meanwhile are still flagged and wait for the next batch, so none is skipped or covered twice.
  */
 export async function decideEmails(ctx: DeliveryContext): Promise<{ queued: number }> {
@@ -101,6 +102,7 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
         dueAt({ mode, pendingSince, timeZone, batchSeconds: config.ALERT_BATCH_SECONDS }),
       now,
       today: localDay(now, timeZone),
+      tomorrow: nextLocalTime(now, timeZone, 0),
       cap: {
         limit: config.EMAIL_DAILY_CAP,
         day: state?.capDay ?? null,
@@ -119,10 +121,11 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
       return false;
     }
 
+    // Only what this email covers: matches over the cap keep their flag for the next one.
     await clearPending(
       tx,
       'emailPending',
-      pending.map((m) => m.id),
+      plan.covered.map((m) => m.id),
     );
     await tx
       .update(emailDeliveryState)
@@ -132,10 +135,12 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
         dueFor: null,
         capDay: plan.capDay,
         capCount: plan.capCount,
+        heldCount: plan.covered.length > 0 ? plan.held : (state?.heldCount ?? 0),
       })
       .where(eq(emailDeliveryState.userId, userId));
     const { covered } = plan;
     if (covered.length === 0) return false;
+    const heldOver = Math.min(state?.heldCount ?? 0, covered.length);
 
     const counts = new Map<string, number>();
     for (const match of covered)
@@ -159,7 +164,8 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
       monitors: monitorRows.map((row) => ({ ...row, count: counts.get(row.id) ?? 0 })),
       listed: listed.map(toMatch),
       total: covered.length,
-      capReached: plan.capReached ? { cap: config.EMAIL_DAILY_CAP, left: plan.left } : null,
+      capReached: plan.capReached ? { cap: config.EMAIL_DAILY_CAP, held: plan.held } : null,
+      heldOver,
       links: { alerts: links.alerts, settings: links.settings, unsubscribe: links.unsubscribePage },
     });
     return queueMessage(

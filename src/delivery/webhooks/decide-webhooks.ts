@@ -8,7 +8,7 @@ import { isTimeZone } from '../../shared/user.ts';
 import { clearPending, planBatch } from '../batch.ts';
 import { type DeliveryContext, deliveryLinks } from '../delivery-context.ts';
 import { queueMessage } from '../outbox.ts';
-import { dueAt, localDay } from '../schedule.ts';
+import { dueAt, localDay, nextLocalTime } from '../schedule.ts';
 import { buildWebhookBody, chunkEntries } from './webhook-payloads.ts';
 
 const MONITORS_PER_PASS = 500;
@@ -18,7 +18,8 @@ const MONITORS_PER_PASS = 500;
  * matches of monitors without an active webhook are let go; for a monitor with one, its waiting
  * matches are gathered for ALERT_BATCH_SECONDS, then written as one or more outbox rows (at most
  * ENTRIES_PER_CALL entries each: a thread's matches, or one link's, are one entry) in the transaction that clears their flags, up to the webhook's
- * daily cap (WEBHOOK_DAILY_CAP) in the owner's time zone: the batching and cap of `planBatch`.
+ * daily cap (WEBHOOK_DAILY_CAP) in the owner's time zone: the batching and cap of `planBatch`;
+ * matches over the cap are held (still flagged) for the next day's first call, which says so.
  */
 export async function decideWebhooks(ctx: DeliveryContext): Promise<{ queued: number }> {
   const active = ctx.db
@@ -76,6 +77,7 @@ async function decideMonitorWebhook(ctx: DeliveryContext, monitorId: string): Pr
         }),
       now,
       today: localDay(now, timeZone),
+      tomorrow: nextLocalTime(now, timeZone, 0),
       cap: { limit: config.WEBHOOK_DAILY_CAP, day: hook.capDay, count: hook.capCount },
     });
     if (!plan.due) {
@@ -88,17 +90,24 @@ async function decideMonitorWebhook(ctx: DeliveryContext, monitorId: string): Pr
       return 0;
     }
 
+    // Only what these calls cover: matches over the cap keep their flag for the next day's.
     await clearPending(
       tx,
       'webhookPending',
-      pending.map((m) => m.id),
+      plan.covered.map((m) => m.id),
     );
     await tx
       .update(monitorWebhooks)
-      .set({ pendingSince: null, capDay: plan.capDay, capCount: plan.capCount })
+      .set({
+        pendingSince: null,
+        capDay: plan.capDay,
+        capCount: plan.capCount,
+        heldCount: plan.covered.length > 0 ? plan.held : hook.heldCount,
+      })
       .where(eq(monitorWebhooks.monitorId, monitorId));
     const { covered } = plan;
     if (covered.length === 0) return 0;
+    const heldOver = Math.min(hook.heldCount, covered.length);
 
     const [monitor] = await tx
       .select({ id: monitors.id, name: monitors.name, query: monitors.query })
@@ -119,10 +128,13 @@ async function decideMonitorWebhook(ctx: DeliveryContext, monitorId: string): Pr
         monitor,
         entries,
         alertsUrl,
-        notice:
-          plan.capReached && last
-            ? `Today's limit of ${config.WEBHOOK_DAILY_CAP} matches is reached${plan.left > 0 ? ` (${plan.left} more in Earshot only)` : ''}; calls resume tomorrow.`
-            : null,
+        notice: capNotice({
+          first: index === 0,
+          last,
+          heldOver,
+          plan,
+          cap: config.WEBHOOK_DAILY_CAP,
+        }),
       });
       const queuedOne = await queueMessage(
         tx,
@@ -141,4 +153,24 @@ async function decideMonitorWebhook(ctx: DeliveryContext, monitorId: string): Pr
     }
     return queued;
   });
+}
+
+/** What a call says of the cap: that it held matches over, or that it carries held ones. */
+function capNotice(input: {
+  first: boolean;
+  last: boolean;
+  heldOver: number;
+  plan: { capReached: boolean; held: number };
+  cap: number;
+}): string | null {
+  const notes: string[] = [];
+  if (input.first && input.heldOver > 0) {
+    notes.push(`Carries ${input.heldOver} matches held over from an earlier day's limit.`);
+  }
+  if (input.last && input.plan.capReached) {
+    notes.push(
+      `Today's limit of ${input.cap} matches is reached${input.plan.held > 0 ? `; ${input.plan.held} more ${input.plan.held === 1 ? 'is' : 'are'} held for tomorrow's first call` : '; later matches wait for tomorrow'}, none is lost.`,
+    );
+  }
+  return notes.length > 0 ? notes.join(' ') : null;
 }

@@ -9,7 +9,8 @@ import { renderAlertEmail } from './alert-email.ts';
 import { clearPending, planBatch } from './batch.ts';
 import { type DeliveryContext, deliveryLinks, unsubscribeHeaders } from './delivery-context.ts';
 import { queueMessage } from './outbox.ts';
-import { dueAt, localDay, nextLocalTime } from './schedule.ts';
+import { planRhythms, rhythmOf } from './rhythm.ts';
+import { localDay, nextLocalTime } from './schedule.ts';
 
 const USERS_PER_PASS = 500;
 
@@ -70,36 +71,76 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
         .where(eq(emailDeliveryState.userId, userId));
       return false;
     }
-    const muted = tx
+    // Muted monitors and feed-only ones send no email.
+    const silent = tx
       .select({ id: monitors.id })
       .from(monitors)
-      .where(and(eq(monitors.userId, userId), eq(monitors.emailMuted, true)));
+      .where(
+        and(
+          eq(monitors.userId, userId),
+          or(eq(monitors.emailMuted, true), eq(monitors.delivery, 'feed')),
+        ),
+      );
     await tx
       .update(matches)
       .set({ emailPending: false })
-      .where(and(pendingOf, inArray(matches.monitorId, muted)));
+      .where(and(pendingOf, inArray(matches.monitorId, silent)));
 
-    const pending = await tx
-      .select({ id: matches.id, monitorId: matches.monitorId })
+    const rows = await tx
+      .select({ id: matches.id, monitorId: matches.monitorId, delivery: monitors.delivery })
       .from(matches)
+      .innerJoin(monitors, eq(monitors.id, matches.monitorId))
       .where(pendingOf)
       .orderBy(asc(matches.id));
+    const mode = user.emailAlerts;
+    const pending = rows.flatMap((row) => {
+      const rhythm = rhythmOf(row.delivery, mode);
+      return rhythm ? [{ id: row.id, monitorId: row.monitorId, rhythm }] : [];
+    });
     if (pending.length === 0) {
-      if (state?.pendingSince) {
+      if (state?.pendingSince || Object.keys(state?.batches ?? {}).length > 0) {
         await tx
           .update(emailDeliveryState)
-          .set({ pendingSince: null, dueAt: null, dueFor: null })
+          .set({ pendingSince: null, dueAt: null, dueFor: null, batches: {} })
           .where(eq(emailDeliveryState.userId, userId));
       }
       return false;
     }
     const timeZone = isTimeZone(user.timezone) ? user.timezone : 'UTC';
-    const mode = user.emailAlerts;
+    // A batch opened before rhythms per monitor has only `pendingSince`: the user's mode's.
+    const opened = { ...(state?.batches ?? {}) };
+    if (state?.pendingSince && opened[mode] === undefined) {
+      opened[mode] = state.pendingSince.toISOString();
+    }
+    const rhythms = planRhythms({
+      rhythms: new Set(pending.map((match) => match.rhythm)),
+      batches: opened,
+      now,
+      timeZone,
+      quietHours: user.quietHours ?? null,
+      batchSeconds: config.ALERT_BATCH_SECONDS,
+    });
+    const waitUntil = async (next: Date | null, batches: Record<string, string>) => {
+      const since = Object.values(batches).sort()[0];
+      await tx
+        .update(emailDeliveryState)
+        .set({
+          pendingSince: since ? new Date(since) : null,
+          dueAt: next,
+          dueFor: `${mode}|${user.timezone}`,
+          batches,
+        })
+        .where(eq(emailDeliveryState.userId, userId));
+    };
+    const candidates = pending.filter((match) => rhythms.due.includes(match.rhythm));
+    if (candidates.length === 0) {
+      await waitUntil(rhythms.nextDue, { ...rhythms.batches });
+      return false;
+    }
     const plan = planBatch({
-      pending,
-      pendingSince: state?.pendingSince ?? null,
-      dueAt: (pendingSince) =>
-        dueAt({ mode, pendingSince, timeZone, batchSeconds: config.ALERT_BATCH_SECONDS }),
+      pending: candidates,
+      pendingSince: now,
+      dueAt: (since) => since,
       now,
       today: localDay(now, timeZone),
       tomorrow: nextLocalTime(now, timeZone, 0),
@@ -110,14 +151,9 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
       },
     });
     if (!plan.due) {
-      await tx
-        .update(emailDeliveryState)
-        .set({
-          pendingSince: plan.pendingSince,
-          dueAt: plan.dueAt,
-          dueFor: `${mode}|${user.timezone}`,
-        })
-        .where(eq(emailDeliveryState.userId, userId));
+      // Today's cap is full: everything due waits for the next local day.
+      const next = rhythms.nextDue && rhythms.nextDue < plan.dueAt ? rhythms.nextDue : plan.dueAt;
+      await waitUntil(next, { ...rhythms.batches });
       return false;
     }
 
@@ -127,12 +163,21 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
       'emailPending',
       plan.covered.map((m) => m.id),
     );
+    // The rhythms sent close their batch, unless the cap held some of their matches back.
+    const coveredIds = new Set(plan.covered.map((match) => match.id));
+    const left = { ...rhythms.batches };
+    for (const rhythm of rhythms.due) {
+      const held = candidates.some((m) => m.rhythm === rhythm && !coveredIds.has(m.id));
+      if (!held) delete left[rhythm];
+    }
+    const since = Object.values(left).sort()[0];
     await tx
       .update(emailDeliveryState)
       .set({
-        pendingSince: null,
-        dueAt: null,
-        dueFor: null,
+        pendingSince: since ? new Date(since) : null,
+        dueAt: plan.held > 0 ? null : rhythms.nextDue,
+        dueFor: plan.held > 0 ? null : `${mode}|${user.timezone}`,
+        batches: left,
         capDay: plan.capDay,
         capCount: plan.capCount,
         heldCount: plan.covered.length > 0 ? plan.held : (state?.heldCount ?? 0),

@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import { setMonitorWebhook } from '../../src/core/webhooks/set-monitor-webhook.ts';
 import { matches } from '../../src/db/schema/matches.ts';
 import { normaliseHackerNewsItem } from '../../src/sources/hacker-news/normalise.ts';
 import { normaliseLobstersResponse } from '../../src/sources/lobsters/normalise.ts';
 import type { NormalisedItem, NormaliseResult } from '../../src/sources/normalised-item.ts';
 import { normaliseRedditListing } from '../../src/sources/reddit/normalise.ts';
-import { type DeliveryHarness, startDeliveryHarness } from '../support/delivery-harness.ts';
+import type { DeliveryHarness } from '../support/delivery-harness.ts';
+import { startDeliverySuite } from '../support/delivery-suite.ts';
 import type { ReceivedMail } from '../support/smtp-sink.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import type { WebhookReceiver } from '../support/webhook-receiver.ts';
 
 /**
  * One alert per conversation and per link (issue 25), on recorded threads: the matches stay one
@@ -28,25 +29,14 @@ const hnItems = new Map(
     .map((item) => [item.id, item]),
 );
 
+const suite = startDeliverySuite();
 let h: DeliveryHarness;
 let receiver: WebhookReceiver;
-beforeAll(async () => {
-  h = await startDeliveryHarness({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
-  receiver = await startWebhookReceiver();
+beforeAll(() => {
+  h = suite.h();
+  receiver = suite.receiver();
 });
-afterAll(async () => {
-  await receiver.close();
-  await h.close();
-});
-afterEach(() => {
-  receiver.calls.length = 0;
-});
-
-const sink = () => {
-  const smtp = h.app.smtp;
-  if (!smtp) throw new Error('no SMTP sink');
-  return smtp;
-};
+const sink = suite.sink;
 /** The webhook calls of one monitor (earlier tests' monitors may match these items too). */
 const callsOf = (monitorId: string) =>
   receiver.calls

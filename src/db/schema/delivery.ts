@@ -46,6 +46,11 @@ export const emailDeliveryState = pgTable('email_delivery_state', {
   capDay: text('cap_day'),
   capCount: integer('cap_count').notNull().default(0),
   heldCount: integer('held_count').notNull().default(0),
+  /**
+   * When each rhythm's batch opened (`instant`, `hourly`, `daily`, `weekly`: ISO 8601), for
+   * monitors whose rhythm differs from the user's (decision 0038); `pendingSince` is the user's.
+   */
+  batches: jsonb('batches').$type<Record<string, string>>().notNull().default({}),
 });
 
 /**

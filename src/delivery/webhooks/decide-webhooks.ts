@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne, notInArray, sql } from 'drizzle-orm';
 import { monitorWebhooks } from '../../db/schema/delivery.ts';
 import { matches } from '../../db/schema/matches.ts';
 import { monitors } from '../../db/schema/monitors.ts';
@@ -22,10 +22,12 @@ const MONITORS_PER_PASS = 500;
  * matches over the cap are held (still flagged) for the next day's first call, which says so.
  */
 export async function decideWebhooks(ctx: DeliveryContext): Promise<{ queued: number }> {
+  // Webhooks that are not paused, of monitors that do not keep to the feed.
   const active = ctx.db
     .select({ id: monitorWebhooks.monitorId })
     .from(monitorWebhooks)
-    .where(isNull(monitorWebhooks.pausedAt));
+    .innerJoin(monitors, eq(monitors.id, monitorWebhooks.monitorId))
+    .where(and(isNull(monitorWebhooks.pausedAt), ne(monitors.delivery, 'feed')));
   await ctx.db
     .update(matches)
     .set({ webhookPending: false })
@@ -64,13 +66,20 @@ async function decideMonitorWebhook(ctx: DeliveryContext, monitorId: string): Pr
       .select({ timezone: users.timezone })
       .from(users)
       .where(eq(users.id, hook.userId));
+    const [rhythmRow] = await tx
+      .select({ delivery: monitors.delivery })
+      .from(monitors)
+      .where(eq(monitors.id, monitorId));
+    // A webhook follows its monitor's rhythm; `default` is instant (a channel, not an inbox).
+    const delivery = rhythmRow?.delivery ?? 'default';
+    const mode = delivery === 'default' || delivery === 'feed' ? 'instant' : delivery;
     const timeZone = owner && isTimeZone(owner.timezone) ? owner.timezone : 'UTC';
     const plan = planBatch({
       pending,
       pendingSince: hook.pendingSince,
       dueAt: (pendingSince) =>
         dueAt({
-          mode: 'instant',
+          mode,
           pendingSince,
           timeZone,
           batchSeconds: config.ALERT_BATCH_SECONDS,

@@ -33,6 +33,7 @@ const match = (fields: Partial<Match>): Match => ({
   title: null,
   titleHighlights: [],
   threadTitle: null,
+  threadId: null,
   intents: [],
   sentiment: null,
   language: null,

@@ -1,7 +1,7 @@
 import { Check, ExternalLink, MailOpen, X } from 'lucide-react';
-import type { UpdateMatchSignalsBody } from '../../../shared/match.ts';
-import type { MatchGroup } from '../../../shared/match-groups.ts';
-import { describeHitFields, matchHeadline } from '../../../shared/match-view.ts';
+import { type AlertEntry, describeAlsoOn, entryHeadline } from '../../../shared/alert-entries.ts';
+import type { Match, UpdateMatchSignalsBody } from '../../../shared/match.ts';
+import { describeHitFields } from '../../../shared/match-view.ts';
 import { INTENT_LABELS } from '../../../shared/signals.ts';
 import { formatCommunity, SOURCE_LABELS } from '../../../shared/sources.ts';
 import { SnippetText } from '../../components/snippet-text.tsx';
@@ -22,7 +22,7 @@ function SignalHints({
   sentiment,
   language,
   corrected,
-}: Pick<MatchGroup['match'], 'intents' | 'sentiment' | 'language'> & { corrected: boolean }) {
+}: Pick<Match, 'intents' | 'sentiment' | 'language'> & { corrected: boolean }) {
   const hints = [
     ...intents.map((intent) => INTENT_LABELS[intent]),
     ...(sentiment && sentiment !== 'neutral' ? [SENTIMENT_LABELS[sentiment]] : []),
@@ -50,13 +50,15 @@ function SignalHints({
 }
 
 /**
- * One alert: one item, however many monitors caught it (each named). A post is named by its
- * title with the hits in it, a comment by its thread ("on: …"), linked to the comment itself.
+ * One alert: one item, however many monitors caught it (each named), or one conversation ("12
+ * new comments in …", linked to the thread, its items listed when expanded), or one link posted
+ * on several sites ("also on …"). A post is named by its title with the hits in it, a comment by
+ * its thread ("on: …"), linked to the comment itself.
  * Everything here came from a stranger's post: it is rendered as text nodes only, and only
  * http(s) URLs become links (a `javascript:` URL is shown as text).
  */
 export function MatchCard({
-  group,
+  entry,
   monitorNames,
   now,
   onOpen,
@@ -64,7 +66,7 @@ export function MatchCard({
   onDismiss,
   onCorrectSignals,
 }: {
-  group: MatchGroup;
+  entry: AlertEntry;
   monitorNames: readonly string[];
   now: number;
   onOpen: () => void;
@@ -73,13 +75,17 @@ export function MatchCard({
   /** Saves the user's correction of the hints; resolves false when it failed. */
   onCorrectSignals?: (signals: UpdateMatchSignalsBody) => Promise<boolean>;
 }) {
+  const group = entry.lead;
   const match = group.match;
-  const read = group.read;
-  const permalink = safeHttpUrl(match.permalink);
+  const read = entry.read;
+  const permalink = safeHttpUrl(entry.thread?.permalink ?? match.permalink);
   const link = safeHttpUrl(match.url);
-  const headline = matchHeadline(match);
+  const headline = entryHeadline(entry);
   const title = headline.text;
-  const titleHits = match.title ? group.titleHighlights : headline.highlights;
+  const titleHits =
+    match.title && headline.highlights.length > 0 ? group.titleHighlights : headline.highlights;
+  const alsoOn = describeAlsoOn(entry.alsoOn);
+  const more = entry.items.length > 1 ? entry.items : [];
   const hits = describeHitFields(group.hitFields);
   const where = match.community
     ? formatCommunity(match.source, match.community)
@@ -93,6 +99,7 @@ export function MatchCard({
       aria-label={`${read ? '' : 'Unread: '}${title}`}
       data-testid="match-card"
       data-read={read}
+      data-items={entry.items.length}
     >
       <div className="flex items-start gap-3">
         <SourceIcon source={match.source} className="mt-0.5" />
@@ -179,6 +186,78 @@ export function MatchCard({
               <CorrectSignalsDialog match={match} title={title} onSave={onCorrectSignals} />
             ) : null}
           </div>
+          {alsoOn ? (
+            <p className="mt-2 text-xs text-muted-foreground" data-testid="match-also-on">
+              {alsoOn.charAt(0).toUpperCase()}
+              {alsoOn.slice(1)}:{' '}
+              {entry.alsoOn.map((other, index) => {
+                const href = safeHttpUrl(other.permalink);
+                const label = other.community
+                  ? formatCommunity(other.source, other.community)
+                  : SOURCE_LABELS[other.source];
+                return (
+                  <span key={other.permalink}>
+                    {index > 0 ? ', ' : null}
+                    {href ? (
+                      <a
+                        href={href}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        onClick={onOpen}
+                        className="underline-offset-2 hover:underline"
+                      >
+                        {label}
+                      </a>
+                    ) : (
+                      label
+                    )}
+                  </span>
+                );
+              })}
+            </p>
+          ) : null}
+          {more.length > 0 ? (
+            <details className="mt-2 text-sm" data-testid="match-thread">
+              <summary className="cursor-pointer text-xs font-medium text-muted-foreground hover:text-foreground">
+                Show all {more.length}
+              </summary>
+              <ul className="mt-2 grid gap-2 border-l pl-3">
+                {more.map((item) => {
+                  const href = safeHttpUrl(item.match.permalink);
+                  return (
+                    <li key={item.key} data-testid="match-thread-item">
+                      <p className="text-xs text-muted-foreground">
+                        {SOURCE_LABELS[item.match.source]}
+                        {item.match.author ? ` · ${item.match.author}` : ''} ·{' '}
+                        {relativeTime(item.match.itemCreatedAt, now)}
+                        {href ? (
+                          <>
+                            {' · '}
+                            <a
+                              href={href}
+                              target="_blank"
+                              rel="noopener noreferrer"
+                              onClick={onOpen}
+                              className="hover:underline"
+                            >
+                              open
+                            </a>
+                          </>
+                        ) : null}
+                      </p>
+                      {item.snippet ? (
+                        <p className="leading-relaxed wrap-anywhere text-muted-foreground">
+                          <SnippetText text={item.snippet} highlights={item.highlights} />
+                        </p>
+                      ) : (
+                        <p className="leading-relaxed wrap-anywhere">{item.match.title ?? ''}</p>
+                      )}
+                    </li>
+                  );
+                })}
+              </ul>
+            </details>
+          ) : null}
         </div>
         <div className="flex shrink-0 flex-col gap-1 sm:flex-row">
           <Button

@@ -31,6 +31,9 @@ const ROWS_PER_INSERT = 1000;
  * repeats items. Matching reads the stored items afterwards (`matchNewItems`).
  */
 export async function storeItems(db: Database, input: StoreItemsInput): Promise<StoreItemsResult> {
+  // Each item's signals, once, here, before the transaction takes the lock that stores take
+  // turns under: matching and every match of the item read them stored (decision 0035).
+  const signals = input.items.map((item) => itemSignals(item));
   return db.transaction(async (tx) => {
     // Item ids must become visible in id order: a matcher shard moves its cursor past every id
     // it has read, so an id taken by a transaction that commits after a higher one would never
@@ -40,7 +43,8 @@ export async function storeItems(db: Database, input: StoreItemsInput): Promise<
     let stored = 0;
     const batch = await withThreads(tx, input.source, input.items);
     for (let start = 0; start < batch.length; start += ROWS_PER_INSERT) {
-      stored += await insertItems(tx, batch.slice(start, start + ROWS_PER_INSERT));
+      const end = start + ROWS_PER_INSERT;
+      stored += await insertItems(tx, batch.slice(start, end), signals.slice(start, end));
     }
     if (input.cursor !== undefined) {
       await tx
@@ -108,10 +112,9 @@ async function withThreads(
 async function insertItems(
   tx: Pick<Database, 'execute'>,
   rows: readonly NormalisedItem[],
+  signals: readonly ItemSignals[],
 ): Promise<number> {
   const column = <T>(read: (row: NormalisedItem) => T) => sql.param(rows.map(read));
-  // Each item's signals, once, here: matching and every match of the item read them stored.
-  const signals = rows.map((row) => itemSignals(row));
   const signal = <T>(read: (row: ItemSignals) => T) => sql.param(signals.map(read));
   const result = await tx.execute(sql`
     insert into ${items} (source, external_id, kind, title, body, url, permalink, author,

@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { matchPageSchema, matchStatsSchema } from '../../src/shared/match.ts';
 import { monitorPreviewSchema, monitorSchema } from '../../src/shared/monitor.ts';
@@ -115,6 +116,11 @@ describe('item signals through the API', () => {
     ]);
     expect(await titlesOf(`?q=${encodeURIComponent('intent:hiring')}`)).toEqual([
       'Kettle Labs is hiring a firmware engineer',
+    ]);
+    const csv = await app.api('/api/matches/export?format=csv&intent=hiring', { token });
+    const rows = parse(await csv.text(), { columns: true }) as Record<string, string>[];
+    expect(rows.map(({ title, intents, language }) => ({ title, intents, language }))).toEqual([
+      { title: 'Kettle Labs is hiring a firmware engineer', intents: 'hiring', language: 'en' },
     ]);
     // Not a value a signal takes: searched as a word, which no item holds.
     expect(await titlesOf(`?q=${encodeURIComponent('intent:rant')}`)).toEqual([]);

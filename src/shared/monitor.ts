@@ -14,6 +14,24 @@ export const monitorSourcesSchema = z
   .min(1, 'choose at least one source')
   .transform((sources) => [...new Set(sources)]);
 
+/**
+ * A monitor's rhythm (docs/product.md, "Delivery"): `default` follows the user's email setting;
+ * `instant`, `hourly`, `daily` (08:00) and `weekly` (Monday 08:00, the user's wall clock) override
+ * it for this monitor's email and webhook; `feed` sends neither (the feed only).
+ */
+export const MONITOR_DELIVERIES = [
+  'default',
+  'instant',
+  'hourly',
+  'daily',
+  'weekly',
+  'feed',
+] as const;
+export const monitorDeliverySchema = z.enum(MONITOR_DELIVERIES, {
+  error: `must be one of ${MONITOR_DELIVERIES.join(', ')}`,
+});
+export type MonitorDelivery = z.infer<typeof monitorDeliverySchema>;
+
 export const monitorSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -26,6 +44,7 @@ export const monitorSchema = z.object({
   matchableSources: z.array(z.enum(SOURCE_NAMES)),
   paused: z.boolean(),
   emailMuted: z.boolean(),
+  delivery: monitorDeliverySchema,
   /** ISO 8601. */
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -64,6 +83,7 @@ export const createMonitorBodySchema = z.strictObject({
   sources: monitorSourcesSchema.optional(),
   paused: z.boolean().optional(),
   emailMuted: z.boolean().optional(),
+  delivery: monitorDeliverySchema.optional(),
 });
 export type CreateMonitorBody = z.infer<typeof createMonitorBodySchema>;
 

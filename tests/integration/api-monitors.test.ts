@@ -42,6 +42,7 @@ describe('/api/monitors', () => {
       matchableSources: [...SOURCE_NAMES],
       paused: false,
       emailMuted: false,
+      delivery: 'default',
       createdAt: expect.stringMatching(/^\d{4}-/),
       updatedAt: expect.stringMatching(/^\d{4}-/),
       matchCount: 0,
@@ -54,8 +55,15 @@ describe('/api/monitors', () => {
       sources: ['reddit', 'reddit'],
       paused: true,
       emailMuted: true,
+      delivery: 'weekly',
     });
-    expect(second).toMatchObject({ name: '', sources: ['reddit'], paused: true, emailMuted: true });
+    expect(second).toMatchObject({
+      name: '',
+      sources: ['reddit'],
+      paused: true,
+      emailMuted: true,
+      delivery: 'weekly',
+    });
 
     const listed = z
       .array(monitorSchema)
@@ -66,11 +74,15 @@ describe('/api/monitors', () => {
     const patch = await app.api(`/api/monitors/${monitor.id}`, {
       token,
       method: 'PATCH',
-      body: { paused: true, query: 'pglite OR "embedded postgres"' },
+      body: { paused: true, query: 'pglite OR "embedded postgres"', delivery: 'feed' },
     });
     expect(patch.status).toBe(200);
     const changed = monitorSchema.parse(await patch.json());
-    expect(changed).toMatchObject({ paused: true, query: 'pglite OR "embedded postgres"' });
+    expect(changed).toMatchObject({
+      paused: true,
+      query: 'pglite OR "embedded postgres"',
+      delivery: 'feed',
+    });
     expect(Date.parse(changed.updatedAt)).toBeGreaterThanOrEqual(Date.parse(monitor.updatedAt));
 
     // A match, then the delete removes the monitor and its match.
@@ -169,6 +181,8 @@ describe('/api/monitors', () => {
       { query: 'rust\u0000' },
       { name: 'line\nbreak' },
       { name: '\u202eoverride' },
+      { delivery: 'sometimes' },
+      { delivery: null },
     ]) {
       const response = await app.api(`/api/monitors/${monitor.id}`, {
         token,

@@ -138,6 +138,7 @@ export function normaliseGithubEvent(raw: unknown): NormaliseResult {
       kind: 'comment',
       title: null,
       threadTitle: thread.data.title,
+      threadId: parentId,
       body: markdownToText(comment.data.body ?? ''),
       permalink: comment.data.html_url,
       author: comment.data.user?.login ?? event.actor?.login ?? null,

@@ -1,17 +1,22 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Loader2 } from 'lucide-react';
+import { useId } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import {
+  MONITOR_DELIVERIES,
   MONITOR_NAME_MAX_LENGTH,
   MONITOR_QUERY_MAX_LENGTH,
   type Monitor,
+  type MonitorDelivery,
 } from '../../../shared/monitor.ts';
 import { SOURCE_NAMES } from '../../../shared/sources.ts';
 import { FormError } from '../../components/form-parts.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Field } from '../../components/ui/field.tsx';
+import { Label } from '../../components/ui/label.tsx';
+import { Select } from '../../components/ui/select.tsx';
 import { describeApiError } from '../../lib/api.ts';
 import { MonitorPreviewPanel } from './monitor-preview.tsx';
 import { useCreateMonitorMutation, useUpdateMonitorMutation } from './monitors-api.ts';
@@ -31,7 +36,18 @@ const monitorFormSchema = z.object({
     .trim()
     .max(MONITOR_NAME_MAX_LENGTH, `Use at most ${MONITOR_NAME_MAX_LENGTH} characters.`),
   sources: z.array(z.enum(SOURCE_NAMES)).min(1, 'Choose at least one site.'),
+  delivery: z.enum(MONITOR_DELIVERIES),
 });
+
+/** The rhythms a monitor can follow (docs/product.md, "Delivery"). */
+const DELIVERY_LABELS: Record<MonitorDelivery, string> = {
+  default: 'As in my settings',
+  instant: 'Instantly',
+  hourly: 'Hourly digest',
+  daily: 'Daily digest (08:00)',
+  weekly: 'Weekly digest (Monday 08:00)',
+  feed: 'Feed only: no email or webhook',
+};
 type MonitorFormValues = z.infer<typeof monitorFormSchema>;
 
 /**
@@ -55,9 +71,11 @@ export function MonitorForm({
       query: monitor?.query ?? initialQuery,
       name: monitor?.name ?? '',
       sources: monitor?.sources ?? [...SOURCE_NAMES],
+      delivery: monitor?.delivery ?? 'default',
     },
   });
   const { errors, isSubmitting } = form.formState;
+  const deliveryId = useId();
   const [query, sources] = useWatch({ control: form.control, name: ['query', 'sources'] });
   const check = useQueryCheck(query, sources);
 
@@ -89,6 +107,16 @@ export function MonitorForm({
         {...form.register('name')}
       />
       <SitesField registration={form.register('sources')} error={errors.sources?.message} />
+      <div className="grid gap-2 sm:max-w-sm">
+        <Label htmlFor={deliveryId}>Alerts for this monitor</Label>
+        <Select id={deliveryId} {...form.register('delivery')}>
+          {MONITOR_DELIVERIES.map((value) => (
+            <option key={value} value={value}>
+              {DELIVERY_LABELS[value]}
+            </option>
+          ))}
+        </Select>
+      </div>
       <MonitorPreviewPanel query={query} sources={sources} check={check} />
       <details className="rounded-lg border">
         <summary className="cursor-pointer rounded-lg px-4 py-3 text-sm font-medium">

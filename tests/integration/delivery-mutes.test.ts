@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { beforeAll, expect, test } from 'vitest';
+import { getMonitor } from '../../src/core/monitors/get-monitor.ts';
 import { setMonitorWebhook } from '../../src/core/webhooks/set-monitor-webhook.ts';
 import { matches } from '../../src/db/schema/matches.ts';
 import { monitors, monitorThreadMutes } from '../../src/db/schema/monitors.ts';
@@ -174,8 +175,11 @@ test('“mute this thread”: listed on the monitor, its later comments make no 
       .from(monitorThreadMutes)
       .where(eq(monitorThreadMutes.monitorId, monitor.id)),
   ).toEqual([{ title: post?.title }]);
-  const listed = await h.app.api(`/api/monitors/${monitor.id}`, { token: undefined });
-  expect(listed.status).toBe(401);
+  // Listed on the monitor, as the API and the Monitors page show it.
+  const shown = await getMonitor({ db: h.db }, { userId: user.id, monitorId: monitor.id });
+  expect(shown.mutedThreads).toEqual([
+    { source: 'lobsters', threadId: 'tdfoqh', title: post?.title, mutedAt: expect.any(String) },
+  ]);
 
   await h.publishItems(comments);
   const stored = await h.db

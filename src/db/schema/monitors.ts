@@ -83,3 +83,5 @@ export const monitorThreadMutes = pgTable(
   },
   (table) => [primaryKey({ columns: [table.monitorId, table.source, table.threadId] })],
 );
+
+export type MonitorThreadMuteRow = typeof monitorThreadMutes.$inferSelect;

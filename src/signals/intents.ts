@@ -92,6 +92,8 @@ const LAUNCH: readonly RegExp[] = [
   /\b(?:i|we) (?:made|built|created|wrote) (?:a|an|this|my (?:first|own))\b[^.!?\n]{0,80}(?:tool|app|library|site|game|extension|plugin|service|cli|bot)\b/iu,
 ];
 
+const CURLY_APOSTROPHES = /[\u2018\u2019]/gu;
+
 const VERSUS_TITLE = /\w\s+(?:vs\.?|versus)\s+\w/iu;
 
 const RULES: Readonly<Record<Exclude<Intent, 'question'>, readonly RegExp[]>> = {
@@ -124,8 +126,9 @@ function isQuestion(input: IntentInput, title: string, body: string): boolean {
  * say what someone else did.
  */
 export function classifyIntents(input: IntentInput): Intent[] {
-  const title = input.title ?? '';
-  const body = stripQuotes(input.body.slice(0, BODY_CHARS));
+  // Typographic apostrophes ("doesn’t") read as the plain ones the rules are written with.
+  const title = (input.title ?? '').replace(CURLY_APOSTROPHES, "'");
+  const body = stripQuotes(input.body.slice(0, BODY_CHARS)).replace(CURLY_APOSTROPHES, "'");
   const text = title === '' ? body : `${title}\n${body}`;
   const found = new Set<Intent>();
   if (isQuestion(input, title, body)) found.add('question');

@@ -34,6 +34,7 @@ test.each([
   [comment('I really love how the admins explain what happened.'), ['praise']],
   [comment("That's a good idea, thank you"), ['praise']],
   [comment('Noticed any impact on battery?'), ['question']],
+  [comment('The sync doesn’t work since the update.'), ['complaint']],
 ])('%o has the intents %o', (input, intents) => {
   expect(classifyIntents(input)).toEqual(intents);
 });

@@ -4,10 +4,12 @@ import { matches } from '../db/schema/matches.ts';
 import { monitors } from '../db/schema/monitors.ts';
 import { users } from '../db/schema/users.ts';
 import { matchColumns, toMatch } from '../matches/to-match.ts';
+import { formatCommunity, type SourceName } from '../shared/sources.ts';
 import { isTimeZone } from '../shared/user.ts';
 import { renderAlertEmail } from './alert-email.ts';
 import { clearPending, planBatch } from './batch.ts';
 import { type DeliveryContext, deliveryLinks, unsubscribeHeaders } from './delivery-context.ts';
+import { entryMutes } from './mute-token.ts';
 import { queueMessage } from './outbox.ts';
 import { planRhythms, rhythmOf } from './rhythm.ts';
 import { localDay, nextLocalTime } from './schedule.ts';
@@ -212,6 +214,11 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
       capReached: plan.capReached ? { cap: config.EMAIL_DAILY_CAP, held: plan.held } : null,
       heldOver,
       links: { alerts: links.alerts, settings: links.settings, unsubscribe: links.unsubscribePage },
+      muteLinks: (entry, monitorId) =>
+        entryMutes({ userId, monitorId, match: entry.lead.match }).map(({ kind, mute }) => ({
+          label: muteLabel(kind, entry.lead.match),
+          href: `${config.publicUrl}/mute?token=${encodeURIComponent(ctx.tokens.signMute(mute))}`,
+        })),
     });
     return queueMessage(
       tx,
@@ -226,4 +233,14 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
       now,
     );
   });
+}
+
+/** "Mute this thread", "Mute pg", "Mute r/programming". */
+function muteLabel(
+  kind: 'thread' | 'author' | 'community',
+  match: { source: SourceName; author: string | null; community: string | null },
+): string {
+  if (kind === 'thread') return 'Mute this thread';
+  if (kind === 'author') return `Mute ${match.author ?? ''}`;
+  return `Mute ${formatCommunity(match.source, match.community ?? '')}`;
 }

@@ -75,6 +75,8 @@ export type ReplayServer = {
   revokeTokens(): void;
   /** Requests seen, by target. */
   requests(target: FaultTarget): number;
+  /** WebSocket connections the replay still holds open (one a client has cut counts until the close reaches it). */
+  openSockets(): number;
   /** When each request to `target` came (ms since the epoch). */
   requestTimes(target: FaultTarget): readonly number[];
   /** Stops listening (connections are refused) until `resume`. */
@@ -340,6 +342,7 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
     fault: faults.add,
     revokeTokens: streams.reddit.revokeTokens,
     requests: faults.requests,
+    openSockets: () => websockets.clients.size,
     requestTimes: faults.requestTimes,
     suspend: stopListening,
     async resume() {

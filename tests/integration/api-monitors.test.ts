@@ -43,6 +43,7 @@ describe('/api/monitors', () => {
       paused: false,
       emailMuted: false,
       delivery: 'default',
+      mutedThreads: [],
       createdAt: expect.stringMatching(/^\d{4}-/),
       updatedAt: expect.stringMatching(/^\d{4}-/),
       matchCount: 0,
@@ -182,6 +183,7 @@ describe('/api/monitors', () => {
       { name: 'line\nbreak' },
       { name: '\u202eoverride' },
       { delivery: 'sometimes' },
+      { unmuteThread: { source: 'nowhere', threadId: 'x' } },
       { delivery: null },
     ]) {
       const response = await app.api(`/api/monitors/${monitor.id}`, {

@@ -23,6 +23,7 @@ export const paths = {
         : '/account/reset-password',
   },
   unsubscribe: { path: '/unsubscribe', href: () => '/unsubscribe' },
+  mute: { path: '/mute', href: () => '/mute' },
   about: {
     path: '/about',
     /** `section`: the id of a heading on the page (`sites`, `delete`). */

@@ -1,4 +1,4 @@
-import { groupAlertEntries } from '../../../shared/alert-entries.ts';
+import { byMonitor, groupAlertEntries } from '../../../shared/alert-entries.ts';
 import type { Match, MatchPage, MatchStats } from '../../../shared/match.ts';
 import type { SourceName } from '../../../shared/sources.ts';
 import { api } from '../../lib/api.ts';
@@ -65,7 +65,7 @@ export const matchesApi = api.injectEndpoints({
     unreadCount: build.query<{ count: number; more: boolean }, void>({
       query: () => feedUrl({ unread: true }, null, UNREAD_COUNT_CAP),
       transformResponse: (page: MatchPage) => ({
-        count: groupAlertEntries(page.items).length,
+        count: groupAlertEntries(page.items, { partition: byMonitor }).length,
         more: page.nextCursor !== null,
       }),
       providesTags: [UNREAD],

@@ -103,7 +103,7 @@ test('matches stored before migration 0009 and after get the same feed JSON, ref
         permalink: 'https://www.reddit.com/r/x/1',
         author: 'ada',
         community: 'programming',
-        // Stored before migration 0018: no signals.
+        // Stored before migration 0022: no signals.
         intents: [],
         sentiment: null,
         language: null,

@@ -74,7 +74,14 @@ const ROUTES: RouteCase[] = [
   { method: 'POST', path: '/api/events/ticket', access: 'account' },
   { method: 'GET', path: '/api/events', access: 'account' },
 ];
-const PUBLIC = ['/api/health', '/api/config', '/api/openapi.json', '/api/user/unsubscribe'];
+const PUBLIC = [
+  '/api/health',
+  '/api/config',
+  '/api/openapi.json',
+  '/api/user/unsubscribe',
+  // The mute links of alert emails: the token in the query is the proof (decision 0038).
+  '/api/mutes',
+];
 
 describe('API keys', () => {
   let app: TestApp;

@@ -119,6 +119,12 @@ export const deliveryOutbox = pgTable(
     nextAttemptAt: at('next_attempt_at').notNull(),
     leaseUntil: at('lease_until'),
     lastError: text('last_error'),
+    // The last attempt, for the webhook and email history (migration 0020): when it ended, the
+    // other side's status code (HTTP for webhooks, SMTP for email; null without an answer), and
+    // how long it took.
+    lastAttemptAt: at('last_attempt_at'),
+    lastResponseStatus: integer('last_response_status'),
+    lastDurationMs: integer('last_duration_ms'),
     createdAt: at('created_at').notNull(),
     sentAt: at('sent_at'),
   },
@@ -131,6 +137,17 @@ export const deliveryOutbox = pgTable(
       .on(table.nextAttemptAt)
       .where(sql`${table.status} = 'pending'`),
     index('delivery_outbox_user_id_idx').on(table.userId),
+    // The history pages: a monitor's webhook calls and a user's emails, newest first.
+    index('delivery_outbox_monitor_id_channel_id_idx').on(
+      table.monitorId,
+      table.channel,
+      table.id.desc(),
+    ),
+    index('delivery_outbox_user_id_channel_id_idx').on(
+      table.userId,
+      table.channel,
+      table.id.desc(),
+    ),
   ],
 );
 

@@ -16,6 +16,7 @@ import { describeApiError } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { UNDO_WINDOW_MS } from '../../lib/undo-window.ts';
 import { useNow } from '../../lib/use-now.ts';
+import { AllAlertsFeedButton } from '../alert-feeds/index.ts';
 import { useListMonitorsQuery } from '../monitors/index.ts';
 import { MatchCard } from './match-card.tsx';
 import {
@@ -191,6 +192,7 @@ export function AlertsPage() {
             >
               <Download aria-hidden="true" /> Export CSV
             </Button>
+            <AllAlertsFeedButton />
             <Button
               variant="outline"
               onClick={() => void markAllRead()}

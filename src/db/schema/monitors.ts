@@ -38,6 +38,9 @@ export const monitors = pgTable(
     emailMuted: boolean('email_muted').notNull().default(false),
     /** The monitor's rhythm (`MONITOR_DELIVERIES`; decision 0038). */
     delivery: text('delivery', { enum: MONITOR_DELIVERIES }).notNull().default('default'),
+    /** Spike alerts (decision 0038): on, and the owner's local day the last one was sent. */
+    spikeAlerts: boolean('spike_alerts').notNull().default(false),
+    spikeNotifiedDay: text('spike_notified_day'),
     matchCount: integer('match_count').notNull().default(0),
     lastMatchAt: at('last_match_at'),
     // The clock hour being counted (its start), the matches stored in it and those left out

@@ -1,5 +1,5 @@
--- Threads a monitor no longer alerts on, muted from an alert email's link (issue 25, decision
--- 0038): matches of the monitor in such a thread are not stored; listed on the monitor with an undo.
+-- Threads a monitor no longer alerts on, muted from an alert email's link, and spike alerts per
+-- monitor with the owner's local day the last one went out (issue 25, decision 0038).
 CREATE TABLE "monitor_thread_mutes" (
 	"monitor_id" uuid NOT NULL,
 	"source" text NOT NULL,
@@ -9,4 +9,6 @@ CREATE TABLE "monitor_thread_mutes" (
 	CONSTRAINT "monitor_thread_mutes_monitor_id_source_thread_id_pk" PRIMARY KEY("monitor_id","source","thread_id")
 );
 --> statement-breakpoint
+ALTER TABLE "monitors" ADD COLUMN "spike_alerts" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "monitors" ADD COLUMN "spike_notified_day" text;--> statement-breakpoint
 ALTER TABLE "monitor_thread_mutes" ADD CONSTRAINT "monitor_thread_mutes_monitor_id_monitors_id_fk" FOREIGN KEY ("monitor_id") REFERENCES "public"."monitors"("id") ON DELETE cascade ON UPDATE no action;

@@ -31,6 +31,9 @@ const ROUTES: RouteCase[] = [
   { method: 'POST', path: '/api/matches/mark-read', access: 'write', body: {} },
   { method: 'PATCH', path: '/api/matches/:match', access: 'write', body: { read: true } },
   { method: 'DELETE', path: '/api/matches/:match', access: 'write' },
+  // Following a thread changes what becomes an alert.
+  { method: 'POST', path: '/api/matches/:match/follow', access: 'write' },
+  { method: 'DELETE', path: '/api/matches/:match/follow', access: 'write' },
   { method: 'DELETE', path: '/api/monitors/:monitor', access: 'write' },
   { method: 'GET', path: '/api/feeds', access: 'read' },
   // Looks at a URL and saves nothing (here an address it refuses: 400, not 403).
@@ -68,7 +71,13 @@ const ROUTES: RouteCase[] = [
   { method: 'POST', path: '/api/events/ticket', access: 'account' },
   { method: 'GET', path: '/api/events', access: 'account' },
 ];
-const PUBLIC = ['/api/health', '/api/config', '/api/openapi.json', '/api/user/unsubscribe'];
+const PUBLIC = [
+  '/api/health',
+  '/api/config',
+  '/api/openapi.json',
+  '/api/user/unsubscribe',
+  '/api/mutes',
+];
 
 describe('API keys', () => {
   let app: TestApp;

@@ -88,3 +88,24 @@ export const monitorThreadMutes = pgTable(
 );
 
 export type MonitorThreadMuteRow = typeof monitorThreadMutes.$inferSelect;
+
+/**
+ * A thread a user follows from one of its matches (decision 0038): for `until` (7 days), new
+ * items of the thread are matches of the monitor whether or not they hold its words.
+ */
+export const threadFollows = pgTable(
+  'thread_follows',
+  {
+    monitorId: uuid('monitor_id')
+      .notNull()
+      .references(() => monitors.id, { onDelete: 'cascade' }),
+    source: text('source').$type<SourceName>().notNull(),
+    threadId: text('thread_id').notNull(),
+    until: at('until').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.monitorId, table.source, table.threadId] }),
+    index('thread_follows_thread_idx').on(table.source, table.threadId),
+  ],
+);

@@ -25,6 +25,7 @@ import {
   UNREAD_COUNT_CAP,
   useDismissMatchMutation,
   useExportMatchesCsvMutation,
+  useFollowThreadMutation,
   useListMatchesInfiniteQuery,
   useMarkAllReadMutation,
   useMatchStatsQuery,
@@ -83,6 +84,7 @@ export function AlertsPage() {
   const feed = useListMatchesInfiniteQuery(filters);
   const [setRead] = useSetMatchReadMutation();
   const [dismiss] = useDismissMatchMutation();
+  const [follow] = useFollowThreadMutation();
   const [markAll, markingAll] = useMarkAllReadMutation();
   const [exportMatches, exporting] = useExportMatchesCsvMutation();
   const now = useNow();
@@ -271,6 +273,16 @@ export function AlertsPage() {
                     onOpen={() => void toggleRead(group, true)}
                     onToggleRead={() => void toggleRead(group)}
                     onDismiss={() => dismissOne(group)}
+                    onFollow={
+                      group.lead.match.threadId
+                        ? () =>
+                            void follow(group.lead.match.id).then((result) => {
+                              if ('error' in result && result.error) {
+                                toast.error(describeApiError(result.error));
+                              } else toast.success('Following this thread for 7 days');
+                            })
+                        : null
+                    }
                   />
                 </li>
               ))}

@@ -1,4 +1,4 @@
-import { Check, ExternalLink, MailOpen, X } from 'lucide-react';
+import { BellPlus, Check, ExternalLink, MailOpen, X } from 'lucide-react';
 import { type AlertEntry, describeAlsoOn, entryHeadline } from '../../../shared/alert-entries.ts';
 import { describeHitFields } from '../../../shared/match-view.ts';
 import { formatCommunity, SOURCE_LABELS } from '../../../shared/sources.ts';
@@ -24,6 +24,7 @@ export function MatchCard({
   onOpen,
   onToggleRead,
   onDismiss,
+  onFollow,
 }: {
   entry: AlertEntry;
   monitorNames: readonly string[];
@@ -31,6 +32,8 @@ export function MatchCard({
   onOpen: () => void;
   onToggleRead: () => void;
   onDismiss: () => void;
+  /** Follows the thread (its new comments come as alerts for 7 days); null when it is unknown. */
+  onFollow: (() => void) | null;
 }) {
   const group = entry.lead;
   const match = group.match;
@@ -217,6 +220,17 @@ export function MatchCard({
           >
             {read ? <MailOpen /> : <Check />}
           </Button>
+          {onFollow ? (
+            <Button
+              variant="ghost"
+              size="icon"
+              onClick={onFollow}
+              aria-label={`Follow thread: ${title}`}
+              title="Follow thread: its new comments come as alerts for 7 days"
+            >
+              <BellPlus />
+            </Button>
+          ) : null}
           <Button variant="ghost" size="icon" onClick={onDismiss} aria-label={`Dismiss: ${title}`}>
             <X />
           </Button>

@@ -38,6 +38,7 @@ describe('GitHub events, as recorded', () => {
       kind: 'comment',
       title: null,
       threadTitle: 'Add issue and create_comment methods to pull requests',
+      threadId: 'issue/97759309',
       body: 'Testing pull request comment',
       url: null,
       permalink: 'https://github.com/sigmavirus24/github3.py/pull/423#issuecomment-368309777',

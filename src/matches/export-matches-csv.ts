@@ -16,6 +16,9 @@ const COLUMNS = [
   'snippet',
   'permalink',
   'url',
+  'intents',
+  'sentiment',
+  'language',
   'monitorId',
   'read',
 ] as const satisfies readonly (keyof Match)[];

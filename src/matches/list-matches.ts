@@ -2,13 +2,16 @@ import type { Database } from '../db/client.ts';
 import { queryRows, type SqlValue } from '../db/prepared.ts';
 import { searchLexemes, searchQueryTerm } from '../db/search-text.ts';
 import type { ListMatchesQuery, MatchPage } from '../shared/match.ts';
+import { type SignalFilter, splitSignalFilters } from '../shared/signals.ts';
 import { type StoredMatchRow, storedMatch } from './stored-match.ts';
 
 /**
  * One page of the user's matches, newest first, with keyset pagination on the id: the cursor
  * is the last id of the page before, so matches that arrive meanwhile (higher ids) neither
  * shift nor repeat the older pages. `q` is full-text search over the folded title, snippet and
- * names (every word must appear; the last may be the start of a word, as people type).
+ * names (every word must appear; the last may be the start of a word, as people type); in it,
+ * `intent:x`, `sentiment:x` and `lang:x` (and `-intent:x` …) filter on the match's signals, as
+ * the `intent`, `sentiment` and `lang` parameters do.
  * Another user's monitor id simply finds nothing.
  *
  * The feed is the most read thing in the product, so a page costs as little as it can: each
@@ -19,7 +22,7 @@ export async function listMatches(
   ctx: { db: Database },
   input: { userId: string; query: ListMatchesQuery },
 ): Promise<MatchPage> {
-  const { monitorId, source, unread, q, cursor, limit } = input.query;
+  const { monitorId, source, unread, cursor, limit } = input.query;
   const values: SqlValue[] = [input.userId];
   const conditions = ['user_id = $1'];
   const bind = (condition: (placeholder: string) => string, value: SqlValue) => {
@@ -31,6 +34,12 @@ export async function listMatches(
   if (unread === 'true') conditions.push('read_at is null');
   if (unread === 'false') conditions.push('read_at is not null');
   if (cursor) bind((p) => `id < ${p}`, cursor);
+  const { filters, words: q } = splitSignalFilters(input.query.q ?? '');
+  const { intent, sentiment, lang } = input.query;
+  if (intent) filters.push({ field: 'intent', value: intent, negated: false });
+  if (sentiment) filters.push({ field: 'sentiment', value: sentiment, negated: false });
+  if (lang) filters.push({ field: 'lang', value: lang, negated: false });
+  for (const filter of filters) bind((p) => signalCondition(filter, p), filter.value);
   if (q) {
     const lexemes = searchLexemes(q);
     // Nothing searchable (only punctuation or another script): nothing can be found.
@@ -52,7 +61,7 @@ export async function listMatches(
   // the newest matches and skip, or read that monitor's index), so those are planned each time; a
   // plan made once for any value read 10 to 30 ms where this one reads 2.
   const name =
-    monitorId || source || q
+    monitorId || source || q || filters.length > 0
       ? undefined
       : [
           'matches_page',
@@ -65,4 +74,14 @@ export async function listMatches(
   const rows = await queryRows<StoredMatchRow>(ctx.db, name ? { name, text } : { text }, values);
   const items = rows.slice(0, limit).map(storedMatch);
   return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
+}
+
+/** The SQL condition of a signal filter on `matches`, its value at `placeholder`. */
+function signalCondition(filter: SignalFilter, placeholder: string): string {
+  const holds =
+    filter.field === 'intent'
+      ? `intents @> array[${placeholder}::text]`
+      : `${filter.field === 'lang' ? 'language' : 'sentiment'} = ${placeholder}`;
+  // An unknown sentiment or language (null) is not the one excluded.
+  return filter.negated ? `not coalesce(${holds}, false)` : holds;
 }

@@ -28,6 +28,9 @@ export function sampleMatch(input: {
     permalink: 'https://news.ycombinator.com/',
     author: 'earshot',
     community: null,
+    intents: [],
+    sentiment: null,
+    language: null,
     createdAt: input.now,
   };
   return toMatch({
@@ -36,6 +39,7 @@ export function sampleMatch(input: {
     monitorId: input.monitorId,
     matchedAt: input.now,
     readAt: null,
+    signalsCorrected: false,
   });
 }
 

@@ -71,6 +71,9 @@ describe('CSV export', () => {
       'snippet',
       'permalink',
       'url',
+      'intents',
+      'sentiment',
+      'language',
       'monitorId',
       'read',
     ]);

@@ -1,5 +1,11 @@
 import { byMonitor, groupAlertEntries } from '../../../shared/alert-entries.ts';
-import type { Match, MatchPage, MatchStats } from '../../../shared/match.ts';
+import type {
+  Match,
+  MatchPage,
+  MatchStats,
+  UpdateMatchSignalsBody,
+} from '../../../shared/match.ts';
+import type { Intent, Sentiment } from '../../../shared/signals.ts';
 import type { SourceName } from '../../../shared/sources.ts';
 import { api } from '../../lib/api.ts';
 import { UNDO_WINDOW_MS } from '../../lib/undo-window.ts';
@@ -12,6 +18,10 @@ export type MatchFilters = {
   source?: SourceName | undefined;
   unread?: boolean | undefined;
   q?: string | undefined;
+  intent?: Intent | undefined;
+  sentiment?: Sentiment | undefined;
+  /** ISO 639-1. */
+  lang?: string | undefined;
 };
 
 export const FEED_PAGE_SIZE = 30;
@@ -24,6 +34,9 @@ function filterParams(filters: MatchFilters): URLSearchParams {
   if (filters.source) params.set('source', filters.source);
   if (filters.unread) params.set('unread', 'true');
   if (filters.q) params.set('q', filters.q);
+  if (filters.intent) params.set('intent', filters.intent);
+  if (filters.sentiment) params.set('sentiment', filters.sentiment);
+  if (filters.lang) params.set('lang', filters.lang);
   return params;
 }
 
@@ -70,8 +83,8 @@ export const matchesApi = api.injectEndpoints({
       }),
       providesTags: [UNREAD],
     }),
-    matchStats: build.query<MatchStats, { days: number }>({
-      query: ({ days }) => `/matches/stats?days=${days}`,
+    matchStats: build.query<MatchStats, { days: number; by?: 'monitor' | 'sentiment' }>({
+      query: ({ days, by = 'monitor' }) => `/matches/stats?days=${days}&by=${by}`,
       providesTags: [STATS],
     }),
     /** Read or unread shows at once in every cached feed, and rolls back if the API refuses. */
@@ -123,6 +136,11 @@ export const matchesApi = api.injectEndpoints({
         }),
       invalidatesTags: (_result, error) => (error ? [] : [UNREAD, STATS]),
     }),
+    /** The user's correction of an alert's hints; the feed is read again (filters may differ). */
+    correctMatchSignals: build.mutation<Match, { id: string; signals: UpdateMatchSignalsBody }>({
+      query: ({ id, signals }) => ({ url: `/matches/${id}/signals`, method: 'PUT', body: signals }),
+      invalidatesTags: (_result, error) => (error ? [] : [FEED, STATS]),
+    }),
   }),
 });
 
@@ -136,6 +154,7 @@ export const {
   useMarkAllReadMutation,
   useDismissMatchMutation,
   useFollowThreadMutation,
+  useCorrectMatchSignalsMutation,
 } = matchesApi;
 
 type FeedPages = { pages: MatchPage[] };

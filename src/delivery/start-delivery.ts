@@ -9,6 +9,7 @@ import type { DeliveryContext } from './delivery-context.ts';
 import { type ChannelSenders, drainOutbox } from './drain-outbox.ts';
 import { pruneOutbox } from './prune-outbox.ts';
 import { sendEmail } from './send-email.ts';
+import { decideSpikes } from './spikes.ts';
 import { loadUnsubscribeTokens } from './unsubscribe-token.ts';
 import { decideWebhooks } from './webhooks/decide-webhooks.ts';
 import { sendWebhook } from './webhooks/send-webhook.ts';
@@ -29,6 +30,7 @@ export const CHANNEL_SENDERS: ChannelSenders = { email: sendEmail, webhook: send
 export async function runDeliveryPass(ctx: DeliveryContext): Promise<void> {
   await decideEmails(ctx);
   await decideWebhooks(ctx);
+  await decideSpikes(ctx);
   for (let round = 0; round < 50; round++) {
     const { sent, failed, retrying, cancelled } = await drainOutbox(ctx, CHANNEL_SENDERS);
     if (sent + failed + retrying + cancelled === 0) break;

@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { feedSubscriptions } from '../db/schema/feeds.ts';
-import { itemColumns, items, matchCursors } from '../db/schema/items.ts';
-import { monitors } from '../db/schema/monitors.ts';
+import { type ItemRow, itemColumns, items, matchCursors } from '../db/schema/items.ts';
+import { monitors, threadFollows } from '../db/schema/monitors.ts';
 import type { MonitorIndex } from '../matcher/monitor-index.ts';
 import type { MatchEvents, NewMatch } from '../matches/match-events.ts';
 import { matchOfItem } from '../matches/match-of-item.ts';
@@ -70,6 +70,7 @@ export async function matchNewItems(
         });
       }
     }
+    hits.push(...(await followedHits(tx, batch, hits)));
     announced = await storeMatches(tx, await keepSubscribersHits(tx, hits), {
       matchesPerHour: deps.matchesPerHour,
     });
@@ -86,6 +87,47 @@ export async function matchNewItems(
   });
   deps.events.emit(announced);
   return result;
+}
+
+/**
+ * Items of followed threads (decision 0038): a comment of a thread a monitor follows, written
+ * before the follow ends, is a match of that monitor even without its words (no highlights),
+ * unless the monitor's query already hit it.
+ */
+async function followedHits(
+  tx: Pick<Database, 'select'>,
+  batch: readonly ItemRow[],
+  hits: readonly { monitorId: string; match: { externalId: string; source: string } }[],
+): Promise<(MatchToStore & { readonly feedId: number | null })[]> {
+  const threaded = batch.filter((item) => item.kind === 'comment' && item.threadId !== null);
+  if (threaded.length === 0) return [];
+  const follows = await tx
+    .select()
+    .from(threadFollows)
+    .where(
+      inArray(threadFollows.threadId, [
+        ...new Set(threaded.map((item) => item.threadId as string)),
+      ]),
+    );
+  if (follows.length === 0) return [];
+  const already = new Set(
+    hits.map((hit) => `${hit.monitorId} ${hit.match.source} ${hit.match.externalId}`),
+  );
+  return threaded.flatMap((item) =>
+    follows
+      .filter(
+        (follow) =>
+          follow.source === item.source &&
+          follow.threadId === item.threadId &&
+          item.createdAt <= follow.until &&
+          !already.has(`${follow.monitorId} ${item.source} ${item.externalId}`),
+      )
+      .map((follow) => ({
+        monitorId: follow.monitorId,
+        match: matchOfItem(item, []),
+        feedId: item.feedId,
+      })),
+  );
 }
 
 /**

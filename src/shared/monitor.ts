@@ -46,6 +46,11 @@ export const monitorSchema = z.object({
   emailMuted: z.boolean(),
   delivery: monitorDeliverySchema,
   /**
+   * An email when today's matches (by the items' time, the owner's local day) pass three times
+   * the median of the 14 days before, and at least 10; once a day at most, naming the top threads.
+   */
+  spikeAlerts: z.boolean(),
+  /**
    * Threads muted from an alert email's link (decision 0038): their matches are not stored for
    * this monitor. `PATCH { unmuteThread: { source, threadId } }` lifts one.
    */
@@ -97,6 +102,7 @@ export const createMonitorBodySchema = z.strictObject({
   paused: z.boolean().optional(),
   emailMuted: z.boolean().optional(),
   delivery: monitorDeliverySchema.optional(),
+  spikeAlerts: z.boolean().optional(),
 });
 export type CreateMonitorBody = z.infer<typeof createMonitorBodySchema>;
 

@@ -103,6 +103,10 @@ describe.runIf(availability.run)(
       await expect.poll(() => card.getByTestId('match-thread-item').count()).toBe(count);
       expect(await card.getByTestId('match-thread-item').first().isVisible()).toBe(true);
 
+      // Follow the thread from the card: its later comments come as alerts for 7 days.
+      await card.getByRole('button', { name: /^Follow thread: / }).click();
+      await page.getByText('Following this thread for 7 days').waitFor();
+
       // The email, through the SMTP sink: one entry, with its mute links.
       await h.pass();
       h.clock.advance(60_000);

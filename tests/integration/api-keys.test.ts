@@ -31,6 +31,9 @@ const ROUTES: RouteCase[] = [
   { method: 'POST', path: '/api/matches/mark-read', access: 'write', body: {} },
   { method: 'PATCH', path: '/api/matches/:match', access: 'write', body: { read: true } },
   { method: 'DELETE', path: '/api/matches/:match', access: 'write' },
+  // Following a thread changes what becomes an alert.
+  { method: 'POST', path: '/api/matches/:match/follow', access: 'write' },
+  { method: 'DELETE', path: '/api/matches/:match/follow', access: 'write' },
   {
     method: 'PUT',
     path: '/api/matches/:match/signals',

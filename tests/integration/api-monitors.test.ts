@@ -43,6 +43,7 @@ describe('/api/monitors', () => {
       paused: false,
       emailMuted: false,
       delivery: 'default',
+      spikeAlerts: false,
       mutedThreads: [],
       createdAt: expect.stringMatching(/^\d{4}-/),
       updatedAt: expect.stringMatching(/^\d{4}-/),
@@ -57,8 +58,10 @@ describe('/api/monitors', () => {
       paused: true,
       emailMuted: true,
       delivery: 'weekly',
+      spikeAlerts: true,
     });
     expect(second).toMatchObject({
+      spikeAlerts: true,
       name: '',
       sources: ['reddit'],
       paused: true,

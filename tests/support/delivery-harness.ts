@@ -31,7 +31,12 @@ export type DeliveryHarness = {
   addMonitor(
     userId: string,
     query: string,
-    options?: { name?: string; emailMuted?: boolean; delivery?: MonitorDelivery },
+    options?: {
+      name?: string;
+      emailMuted?: boolean;
+      delivery?: MonitorDelivery;
+      spikeAlerts?: boolean;
+    },
   ): Promise<{ id: string }>;
   /** Stores posts with these titles and runs the matcher, as the pipeline does. */
   publish(titles: readonly string[], overrides?: Partial<NormalisedItem>): Promise<number>;
@@ -102,6 +107,7 @@ export async function startDeliveryHarness(
         name: monitorOptions.name ?? '',
         emailMuted: monitorOptions.emailMuted ?? false,
         delivery: monitorOptions.delivery ?? 'default',
+        spikeAlerts: monitorOptions.spikeAlerts ?? false,
       });
       return { id: row.id };
     },

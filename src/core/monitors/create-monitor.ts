@@ -32,7 +32,7 @@ export async function createMonitor(
         { limit: ctx.maxMonitorsPerUser },
       );
     }
-    const { query, name, sources, paused, emailMuted, delivery } = input.body;
+    const { query, name, sources, paused, emailMuted, delivery, spikeAlerts } = input.body;
     const [row] = await tx
       .insert(monitors)
       .values({
@@ -43,6 +43,7 @@ export async function createMonitor(
         ...(paused !== undefined ? { paused } : {}),
         ...(emailMuted !== undefined ? { emailMuted } : {}),
         ...(delivery !== undefined ? { delivery } : {}),
+        ...(spikeAlerts !== undefined ? { spikeAlerts } : {}),
       })
       .returning();
     if (!row) throw new Error('The insert returned no monitor.');

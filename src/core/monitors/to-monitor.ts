@@ -24,6 +24,7 @@ export function toMonitor(
     paused: row.paused,
     emailMuted: row.emailMuted,
     delivery: row.delivery,
+    spikeAlerts: row.spikeAlerts,
     mutedThreads: mutedThreads.map((mute) => ({
       source: mute.source,
       threadId: mute.threadId,

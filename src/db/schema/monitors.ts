@@ -38,6 +38,9 @@ export const monitors = pgTable(
     emailMuted: boolean('email_muted').notNull().default(false),
     /** The monitor's rhythm (`MONITOR_DELIVERIES`; decision 0038). */
     delivery: text('delivery', { enum: MONITOR_DELIVERIES }).notNull().default('default'),
+    /** Spike alerts (decision 0038): on, and the owner's local day the last one was sent. */
+    spikeAlerts: boolean('spike_alerts').notNull().default(false),
+    spikeNotifiedDay: text('spike_notified_day'),
     matchCount: integer('match_count').notNull().default(0),
     lastMatchAt: at('last_match_at'),
     // The clock hour being counted (its start), the matches stored in it and those left out
@@ -85,3 +88,24 @@ export const monitorThreadMutes = pgTable(
 );
 
 export type MonitorThreadMuteRow = typeof monitorThreadMutes.$inferSelect;
+
+/**
+ * A thread a user follows from one of its matches (decision 0038): for `until` (7 days), new
+ * items of the thread are matches of the monitor whether or not they hold its words.
+ */
+export const threadFollows = pgTable(
+  'thread_follows',
+  {
+    monitorId: uuid('monitor_id')
+      .notNull()
+      .references(() => monitors.id, { onDelete: 'cascade' }),
+    source: text('source').$type<SourceName>().notNull(),
+    threadId: text('thread_id').notNull(),
+    until: at('until').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.monitorId, table.source, table.threadId] }),
+    index('thread_follows_thread_idx').on(table.source, table.threadId),
+  ],
+);

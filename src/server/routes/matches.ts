@@ -1,11 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { correctMatchSignals } from '../../core/matches/correct-match-signals.ts';
 import { dismissMatch } from '../../core/matches/dismiss-match.ts';
+import { followThread } from '../../core/matches/follow-thread.ts';
 import { markMatchesRead } from '../../core/matches/mark-matches-read.ts';
 import { matchStats } from '../../core/matches/match-stats.ts';
 import { setMatchRead } from '../../core/matches/set-match-read.ts';
 import { exportMatchesCsv } from '../../matches/export-matches-csv.ts';
 import { listMatches } from '../../matches/list-matches.ts';
+import { systemClock } from '../../platform/clock.ts';
 import {
   exportMatchesQuerySchema,
   listMatchesQuerySchema,
@@ -137,7 +139,28 @@ const dismissRoute = createRoute({
   },
 });
 
-export function createMatchRoutes(deps: Pick<AppDeps, 'database'>) {
+const followResult = z.object({ following: z.boolean(), until: z.string().nullable() });
+const followRoute = (method: 'post' | 'delete') =>
+  createRoute({
+    method,
+    path: '/matches/{id}/follow',
+    tags: ['matches'],
+    summary:
+      method === 'post'
+        ? 'Follow the match’s thread: its new items are alerts for 7 days, with or without the words'
+        : 'Stop following the match’s thread',
+    security: signedIn,
+    request: { params: idParams },
+    responses: {
+      200: {
+        description: 'Whether the thread is followed, and until when',
+        ...jsonContent(followResult),
+      },
+      ...errorResponses(400, 401, 404),
+    },
+  });
+
+export function createMatchRoutes(deps: Pick<AppDeps, 'database' | 'clock'>) {
   const db = deps.database.db;
   const app = createApiRouter();
   app.openapi(listRoute, async (c) => {
@@ -184,5 +207,19 @@ export function createMatchRoutes(deps: Pick<AppDeps, 'database'>) {
     );
     return c.body(null, 204);
   });
+  for (const method of ['post', 'delete'] as const) {
+    app.openapi(followRoute(method), async (c) => {
+      const result = await followThread(
+        { db },
+        {
+          userId: c.get('auth').claims.sub,
+          matchId: c.req.valid('param').id,
+          follow: method === 'post',
+          now: (deps.clock ?? systemClock).now(),
+        },
+      );
+      return c.json(result, 200);
+    });
+  }
   return app;
 }

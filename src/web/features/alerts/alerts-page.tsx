@@ -33,6 +33,7 @@ import {
   useCorrectMatchSignalsMutation,
   useDismissMatchMutation,
   useExportMatchesCsvMutation,
+  useFollowThreadMutation,
   useListMatchesInfiniteQuery,
   useMarkAllReadMutation,
   useMatchStatsQuery,
@@ -105,6 +106,7 @@ export function AlertsPage() {
   const feed = useListMatchesInfiniteQuery(filters);
   const [setRead] = useSetMatchReadMutation();
   const [dismiss] = useDismissMatchMutation();
+  const [follow] = useFollowThreadMutation();
   const [correctMatchSignals] = useCorrectMatchSignalsMutation();
   const [markAll, markingAll] = useMarkAllReadMutation();
   const [exportMatches, exporting] = useExportMatchesCsvMutation();
@@ -322,6 +324,16 @@ export function AlertsPage() {
                     onOpen={() => void toggleRead(group, true)}
                     onToggleRead={() => void toggleRead(group)}
                     onDismiss={() => dismissOne(group)}
+                    onFollow={
+                      group.lead.match.threadId
+                        ? () =>
+                            void follow(group.lead.match.id).then((result) => {
+                              if ('error' in result && result.error) {
+                                toast.error(describeApiError(result.error));
+                              } else toast.success('Following this thread for 7 days');
+                            })
+                        : null
+                    }
                     onCorrectSignals={(signals) => correctSignals(group, signals)}
                   />
                 </li>

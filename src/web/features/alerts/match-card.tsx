@@ -1,4 +1,4 @@
-import { Check, ExternalLink, MailOpen, X } from 'lucide-react';
+import { BellPlus, Check, ExternalLink, MailOpen, X } from 'lucide-react';
 import { type AlertEntry, describeAlsoOn, entryHeadline } from '../../../shared/alert-entries.ts';
 import type { Match, UpdateMatchSignalsBody } from '../../../shared/match.ts';
 import { describeHitFields } from '../../../shared/match-view.ts';
@@ -64,6 +64,7 @@ export function MatchCard({
   onOpen,
   onToggleRead,
   onDismiss,
+  onFollow,
   onCorrectSignals,
 }: {
   entry: AlertEntry;
@@ -72,6 +73,8 @@ export function MatchCard({
   onOpen: () => void;
   onToggleRead: () => void;
   onDismiss: () => void;
+  /** Follows the thread (its new comments come as alerts for 7 days); null when it is unknown. */
+  onFollow: (() => void) | null;
   /** Saves the user's correction of the hints; resolves false when it failed. */
   onCorrectSignals?: (signals: UpdateMatchSignalsBody) => Promise<boolean>;
 }) {
@@ -269,6 +272,17 @@ export function MatchCard({
           >
             {read ? <MailOpen /> : <Check />}
           </Button>
+          {onFollow ? (
+            <Button
+              variant="ghost"
+              size="icon"
+              onClick={onFollow}
+              aria-label={`Follow thread: ${title}`}
+              title="Follow thread: its new comments come as alerts for 7 days"
+            >
+              <BellPlus />
+            </Button>
+          ) : null}
           <Button variant="ghost" size="icon" onClick={onDismiss} aria-label={`Dismiss: ${title}`}>
             <X />
           </Button>

@@ -114,6 +114,10 @@ export const matchesApi = api.injectEndpoints({
      * request in the window (Undo) puts the alert back, as does a refusal of the API. Leaving the
      * page does not cancel it.
      */
+    /** Follows the thread of a match for 7 days (its new comments come as alerts). */
+    followThread: build.mutation<{ following: boolean; until: string | null }, string>({
+      query: (id) => ({ url: `/matches/${id}/follow`, method: 'POST' }),
+    }),
     dismissMatch: build.mutation<void, readonly string[]>({
       async queryFn(ids, { signal }, _extra, baseQuery) {
         if (!(await waitUnlessAborted(UNDO_WINDOW_MS, signal))) {
@@ -149,6 +153,7 @@ export const {
   useExportMatchesCsvMutation,
   useMarkAllReadMutation,
   useDismissMatchMutation,
+  useFollowThreadMutation,
   useCorrectMatchSignalsMutation,
 } = matchesApi;
 

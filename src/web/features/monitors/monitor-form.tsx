@@ -37,6 +37,7 @@ const monitorFormSchema = z.object({
     .max(MONITOR_NAME_MAX_LENGTH, `Use at most ${MONITOR_NAME_MAX_LENGTH} characters.`),
   sources: z.array(z.enum(SOURCE_NAMES)).min(1, 'Choose at least one site.'),
   delivery: z.enum(MONITOR_DELIVERIES),
+  spikeAlerts: z.boolean(),
 });
 
 /** The rhythms a monitor can follow (docs/product.md, "Delivery"). */
@@ -72,6 +73,7 @@ export function MonitorForm({
       name: monitor?.name ?? '',
       sources: monitor?.sources ?? [...SOURCE_NAMES],
       delivery: monitor?.delivery ?? 'default',
+      spikeAlerts: monitor?.spikeAlerts ?? false,
     },
   });
   const { errors, isSubmitting } = form.formState;
@@ -117,6 +119,20 @@ export function MonitorForm({
           ))}
         </Select>
       </div>
+      <label className="flex items-start gap-2 text-sm">
+        <input
+          type="checkbox"
+          className="mt-0.5 accent-[var(--color-primary)]"
+          {...form.register('spikeAlerts')}
+        />
+        <span>
+          Email me when mentions spike
+          <span className="block text-xs text-muted-foreground">
+            Today's matches pass three times the usual (the median of the last 14 days), at least
+            10; once a day at most, naming the busiest threads.
+          </span>
+        </span>
+      </label>
       <MonitorPreviewPanel query={query} sources={sources} check={check} />
       <details className="rounded-lg border">
         <summary className="cursor-pointer rounded-lg px-4 py-3 text-sm font-medium">

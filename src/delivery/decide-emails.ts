@@ -3,6 +3,7 @@ import { emailDeliveryState } from '../db/schema/delivery.ts';
 import { matches } from '../db/schema/matches.ts';
 import { monitors } from '../db/schema/monitors.ts';
 import { users } from '../db/schema/users.ts';
+import { HELD_BACK_SQL } from '../matches/relevance-held.ts';
 import { matchColumns, toMatch } from '../matches/to-match.ts';
 import { isTimeZone } from '../shared/user.ts';
 import { MAX_LISTED, renderAlertEmail } from './alert-email.ts';
@@ -16,7 +17,8 @@ const USERS_PER_PASS = 500;
 /**
  * The email decider (docs/decisions/0015-delivery-outbox.md). For each user with matches not yet
  * decided on (`matches.email_pending`), in one transaction holding the user's row: drops the
- * matches of muted monitors (and all of them when alerts are off); opens the batch when it first
+ * matches of muted monitors and those under their monitor's relevance threshold (and all of them
+ * when alerts are off); opens the batch when it first
  * sees matches; once the batch is due for the user's mode, writes one outbox row covering every
  * waiting match up to the daily cap and clears their flags. Matches committed by another process
  * meanwhile are still flagged and wait for the next batch, so none is skipped or covered twice.
@@ -76,7 +78,7 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
     await tx
       .update(matches)
       .set({ emailPending: false })
-      .where(and(pendingOf, inArray(matches.monitorId, muted)));
+      .where(and(pendingOf, or(inArray(matches.monitorId, muted), sql.raw(HELD_BACK_SQL))));
 
     const pending = await tx
       .select({ id: matches.id, monitorId: matches.monitorId })

@@ -18,6 +18,8 @@ const COLUMNS = [
   'url',
   'monitorId',
   'read',
+  'rating',
+  'relevance',
 ] as const satisfies readonly (keyof Match)[];
 
 /**
@@ -35,7 +37,7 @@ export function neutraliseFormula(value: string): string {
  */
 export function exportMatchesCsv(
   ctx: { db: Database },
-  input: { userId: string; filters: Omit<ListMatchesQuery, 'cursor' | 'limit'> },
+  input: { userId: string; filters: Omit<ListMatchesQuery, 'cursor' | 'limit' | 'sort'> },
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cursor: string | undefined;
@@ -45,6 +47,7 @@ export function exportMatchesCsv(
       async pull(controller) {
         const query = {
           ...input.filters,
+          sort: 'time' as const,
           limit: MATCH_PAGE_MAX,
           ...(cursor ? { cursor } : {}),
         };

@@ -38,6 +38,9 @@ function matchOfStory(fields: Partial<Match>): Match {
     itemCreatedAt: '2019-11-10T22:23:02.000Z',
     matchedAt: '2019-11-10T22:23:05.000Z',
     read: false,
+    rating: null,
+    relevance: null,
+    relevanceReasons: [],
     ...fields,
   };
 }
@@ -72,6 +75,9 @@ describe('groupMatchesByItem', () => {
       match: police,
       monitorIds: ['police', 'chile'],
       read: false,
+      rating: null,
+      relevance: null,
+      relevanceReasons: [],
       hitFields: ['title', 'url'],
       titleHighlights: [police.titleHighlights[0], chileHit.titleHighlights[0]],
       // The police match has no snippet (a title alone); the chile one's URL is shown.

@@ -26,6 +26,11 @@ export const monitorSchema = z.object({
   matchableSources: z.array(z.enum(SOURCE_NAMES)),
   paused: z.boolean(),
   emailMuted: z.boolean(),
+  /**
+   * Matches scored under this relevance (0 to 1) are kept in the feed under "Low relevance" and
+   * neither emailed nor sent to the webhook; null (the default) holds nothing back.
+   */
+  relevanceThreshold: z.number().nullable(),
   /** ISO 8601. */
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -64,6 +69,12 @@ export const createMonitorBodySchema = z.strictObject({
   sources: monitorSourcesSchema.optional(),
   paused: z.boolean().optional(),
   emailMuted: z.boolean().optional(),
+  relevanceThreshold: z
+    .number({ error: 'must be a number from 0 to 1, or null for off' })
+    .min(0, 'must be a number from 0 to 1, or null for off')
+    .max(1, 'must be a number from 0 to 1, or null for off')
+    .nullable()
+    .optional(),
 });
 export type CreateMonitorBody = z.infer<typeof createMonitorBodySchema>;
 

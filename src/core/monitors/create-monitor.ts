@@ -32,7 +32,7 @@ export async function createMonitor(
         { limit: ctx.maxMonitorsPerUser },
       );
     }
-    const { query, name, sources, paused, emailMuted } = input.body;
+    const { query, name, sources, paused, emailMuted, relevanceThreshold } = input.body;
     const [row] = await tx
       .insert(monitors)
       .values({
@@ -42,6 +42,7 @@ export async function createMonitor(
         ...(sources !== undefined ? { sources: storedMonitorSources(sources) } : {}),
         ...(paused !== undefined ? { paused } : {}),
         ...(emailMuted !== undefined ? { emailMuted } : {}),
+        ...(relevanceThreshold !== undefined ? { relevanceThreshold } : {}),
       })
       .returning();
     if (!row) throw new Error('The insert returned no monitor.');

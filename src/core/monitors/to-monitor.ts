@@ -22,6 +22,7 @@ export function toMonitor(
     matchableSources: matchableSources(row),
     paused: row.paused,
     emailMuted: row.emailMuted,
+    relevanceThreshold: row.relevanceThreshold,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     matchCount: row.matchCount,

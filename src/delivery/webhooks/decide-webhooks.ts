@@ -3,6 +3,7 @@ import { monitorWebhooks } from '../../db/schema/delivery.ts';
 import { matches } from '../../db/schema/matches.ts';
 import { monitors } from '../../db/schema/monitors.ts';
 import { users } from '../../db/schema/users.ts';
+import { HELD_BACK_SQL } from '../../matches/relevance-held.ts';
 import { matchColumns, toMatch } from '../../matches/to-match.ts';
 import { isTimeZone } from '../../shared/user.ts';
 import { clearPending, planBatch } from '../batch.ts';
@@ -53,6 +54,11 @@ async function decideMonitorWebhook(ctx: DeliveryContext, monitorId: string): Pr
       await tx.update(matches).set({ webhookPending: false }).where(pendingOf);
       return 0;
     }
+    // Under the monitor's relevance threshold: kept in the feed, not sent.
+    await tx
+      .update(matches)
+      .set({ webhookPending: false })
+      .where(and(pendingOf, sql.raw(HELD_BACK_SQL)));
     const pending = await tx
       .select({ id: matches.id })
       .from(matches)

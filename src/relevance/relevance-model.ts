@@ -207,7 +207,7 @@ export function scoreMatch(
     );
     sum += llr;
     seen++;
-    if (Math.abs(llr) > 0.5) evidence.push({ llr, feature, counts });
+    if (Math.abs(llr) > 0.3) evidence.push({ llr, feature, counts });
   }
   const prior = Math.log((relevant + 1) / (irrelevant + 1));
   const fade = 2 / (2 + rated);
@@ -224,7 +224,7 @@ export function scoreMatch(
     });
   if (reasons.length === 0) {
     reasons.push(
-      `nothing in common with the ${Math.round(rated)} you rated`,
+      `nothing stands out among the ${Math.round(rated)} you rated`,
       ...general.reasons.slice(0, 2),
     );
   }

@@ -122,3 +122,33 @@ export const monitorPreviewSchema = z.object({
   items: z.array(matchSchema),
 });
 export type MonitorPreview = z.infer<typeof monitorPreviewSchema>;
+
+/**
+ * GET /api/monitors/{id}/coach: what the monitor's rated matches say. `scores` are the rated
+ * matches' relevance and rating (the monitor form counts what a threshold would keep and drop);
+ * `suggestions` are query changes, each back-tested on the stored matches with the matcher.
+ */
+export const monitorCoachSchema = z.object({
+  rated: z.object({ relevant: z.number().int(), irrelevant: z.number().int() }),
+  scores: z.array(
+    z.object({ relevance: z.number().nullable(), rating: z.enum(['relevant', 'irrelevant']) }),
+  ),
+  suggestions: z.array(
+    z.object({
+      /** What the not relevant matches share: a word, a community or an author. */
+      kind: z.enum(['word', 'community', 'author']),
+      /** The term added to the query, e.g. `-subreddit:playrust`. */
+      change: z.string(),
+      /** The whole query with the change: what applying it saves. */
+      query: z.string(),
+      /** Of the stored matches: those rated not relevant, and relevant, the new query leaves out. */
+      removesIrrelevant: z.number().int(),
+      removesRelevant: z.number().int(),
+      /** Unrated stored matches it leaves out. */
+      removesUnrated: z.number().int(),
+      /** In words: "removes 41 of your 45 not relevant, 0 of 30 relevant". */
+      summary: z.string(),
+    }),
+  ),
+});
+export type MonitorCoach = z.infer<typeof monitorCoachSchema>;

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { setMonitorWebhook } from '../../src/core/webhooks/set-monitor-webhook.ts';
 import { relevanceModels } from '../../src/db/schema/monitors.ts';
 import { type Match, matchPageSchema, matchSchema } from '../../src/shared/match.ts';
-import { monitorSchema } from '../../src/shared/monitor.ts';
+import { monitorCoachSchema, monitorSchema } from '../../src/shared/monitor.ts';
 import type { NormalisedItem } from '../../src/sources/normalised-item.ts';
 import { type DeliveryHarness, startDeliveryHarness } from '../support/delivery-harness.ts';
 import { apiErrorOf } from '../support/test-app.ts';
@@ -253,6 +253,55 @@ describe('threshold', () => {
     const kept = await feed(user.token, '&lowRelevance=false');
     expect(kept.map((m) => m.title)).toContain('Rust borrow checker and async compiler errors');
     expect(kept.map((m) => m.title)).not.toContain('Rust wipe day: server clan base raid');
+  });
+});
+
+describe('coach', () => {
+  test('suggests leaving out what the not relevant matches share; applied, it removes what it said', async () => {
+    const user = await signedIn();
+    const other = await signedIn();
+    const monitor = await newMonitor(user.token, { query: 'rust' });
+    const game = GAME.map((title) => post('playrust', title));
+    const language = LANGUAGE.map((title) => post('rust', title));
+    await h.publishItems([...game, ...language]);
+    for (const match of await feed(user.token)) {
+      const rating = match.community === 'rust' ? 'relevant' : 'irrelevant';
+      expect((await rate(user.token, match.id, rating)).status).toBe(200);
+    }
+    const response = await h.app.api(`/api/monitors/${monitor.id}/coach`, { token: user.token });
+    expect(response.status).toBe(200);
+    const coach = monitorCoachSchema.parse(await response.json());
+    expect(coach.rated).toEqual({ relevant: 5, irrelevant: 5 });
+    expect(coach.scores).toHaveLength(10);
+    const [best] = coach.suggestions;
+    expect(best).toEqual({
+      kind: 'community',
+      change: '-subreddit:playrust',
+      query: '(rust) -subreddit:playrust',
+      removesIrrelevant: 5,
+      removesRelevant: 0,
+      removesUnrated: 0,
+      summary: 'removes 5 of your 5 not relevant, 0 of 5 relevant',
+    });
+    // Every suggestion removes more not relevant matches than relevant ones.
+    for (const s of coach.suggestions)
+      expect(s.removesIrrelevant).toBeGreaterThan(s.removesRelevant);
+    const foreign = await h.app.api(`/api/monitors/${monitor.id}/coach`, { token: other.token });
+    expect(foreign.status).toBe(404);
+
+    const applied = await h.app.api(`/api/monitors/${monitor.id}`, {
+      token: user.token,
+      method: 'PATCH',
+      body: { query: best?.query },
+    });
+    expect(applied.status).toBe(200);
+    // The same posts again: the applied query keeps exactly what the coach said it would.
+    await h.publishItems(
+      [...game, ...language].map((item) => ({ ...item, externalId: `${item.externalId}-again` })),
+    );
+    const again = (await feed(user.token)).filter((m) => m.rating === null);
+    expect(again).toHaveLength(10 - (best?.removesIrrelevant ?? 0) - (best?.removesRelevant ?? 0));
+    expect(again.every((m) => m.community === 'rust')).toBe(true);
   });
 });
 

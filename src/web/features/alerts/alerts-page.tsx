@@ -2,6 +2,7 @@ import { Bell, CheckCheck, Download, RotateCw, Search } from 'lucide-react';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
+import type { MatchRating } from '../../../shared/match.ts';
 import { groupMatchesByItem, type MatchGroup } from '../../../shared/match-groups.ts';
 import { isSourceName, SOURCE_LABELS, SOURCE_NAMES } from '../../../shared/sources.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
@@ -25,8 +26,10 @@ import {
   useDismissMatchMutation,
   useExportMatchesCsvMutation,
   useListMatchesInfiniteQuery,
+  useLowRelevanceCountQuery,
   useMarkAllReadMutation,
   useMatchStatsQuery,
+  useRateMatchesMutation,
   useSetMatchReadMutation,
   useUnreadCountQuery,
 } from './matches-api.ts';
@@ -41,6 +44,8 @@ const PARAM_NAMES: Record<keyof MatchFilters, string> = {
   source: 'source',
   unread: 'unread',
   q: 'q',
+  sort: 'sort',
+  lowRelevance: 'low',
 };
 
 /** The feed's filters, read from and written to the URL, so a filtered feed can be shared. */
@@ -55,6 +60,8 @@ function useFilters(): [
     source: isSourceName(source) ? source : undefined,
     unread: params.get('unread') === '1' || undefined,
     q: params.get('q')?.trim() || undefined,
+    sort: params.get('sort') === 'relevance' ? 'relevance' : undefined,
+    lowRelevance: params.get('low') === '1' || undefined,
   };
   const change = useCallback(
     (changes: Partial<Record<keyof MatchFilters, string>>) =>
@@ -76,8 +83,20 @@ function useFilters(): [
 }
 
 export function AlertsPage() {
-  const [filters, setFilters] = useFilters();
+  const [urlFilters, setFilters] = useFilters();
   const monitors = useListMonitorsQuery();
+  // With a relevance threshold on any monitor, the feed leaves out what it holds back and
+  // shows it under "Low relevance (N)" instead.
+  const thresholds = (monitors.data ?? []).some((m) => m.relevanceThreshold !== null);
+  const filters = useMemo<MatchFilters>(
+    () => ({
+      ...urlFilters,
+      lowRelevance: urlFilters.lowRelevance ? true : thresholds ? false : undefined,
+    }),
+    [urlFilters, thresholds],
+  );
+  const lowCount = useLowRelevanceCountQuery(undefined, { skip: !thresholds });
+  const [rate] = useRateMatchesMutation();
   const stats = useMatchStatsQuery({ days: CHART_DAYS });
   const feed = useListMatchesInfiniteQuery(filters);
   const [setRead] = useSetMatchReadMutation();
@@ -152,6 +171,11 @@ export function AlertsPage() {
     });
   }
 
+  async function rateGroup(group: MatchGroup, rating: MatchRating | null) {
+    const result = await rate({ ids: group.matches.map((match) => match.id), rating });
+    if ('error' in result && result.error) toast.error('That rating could not be saved.');
+  }
+
   async function exportCsv() {
     const result = await exportMatches(filters);
     if (result.error) {
@@ -171,7 +195,9 @@ export function AlertsPage() {
     else toast.success(`${result.data.updated} marked read`);
   }
 
-  const filtered = Boolean(filters.monitorId || filters.source || filters.unread || filters.q);
+  const filtered = Boolean(
+    filters.monitorId || filters.source || filters.unread || filters.q || filters.lowRelevance,
+  );
   return (
     <div className="max-w-4xl">
       <PageHeader
@@ -205,6 +231,25 @@ export function AlertsPage() {
         ) : null}
 
         <Filters filters={filters} monitors={monitors.data ?? []} onChange={setFilters} />
+        {thresholds || filters.lowRelevance ? (
+          <div className="flex flex-wrap items-center gap-2 text-sm">
+            <Button
+              variant={filters.lowRelevance ? 'default' : 'outline'}
+              size="sm"
+              aria-pressed={Boolean(filters.lowRelevance)}
+              onClick={() => setFilters({ lowRelevance: filters.lowRelevance ? '' : '1' })}
+              data-testid="low-relevance-toggle"
+            >
+              Low relevance (
+              {lowCount.data ? `${lowCount.data.count}${lowCount.data.more ? '+' : ''}` : '…'})
+            </Button>
+            <span className="text-muted-foreground">
+              {filters.lowRelevance
+                ? 'Alerts under their monitor’s relevance threshold: kept here, not emailed or sent.'
+                : 'Alerts under a monitor’s relevance threshold are kept apart.'}
+            </span>
+          </div>
+        ) : null}
 
         <section aria-label="Alerts feed">
           <p className="sr-only" role="status">
@@ -263,6 +308,7 @@ export function AlertsPage() {
                     onOpen={() => void toggleRead(group, true)}
                     onToggleRead={() => void toggleRead(group)}
                     onDismiss={() => dismissOne(group)}
+                    onRate={(rating) => void rateGroup(group, rating)}
                   />
                 </li>
               ))}
@@ -296,7 +342,13 @@ function Filters({
   monitors: readonly { id: string; name: string; query: string }[];
   onChange: (changes: Partial<Record<keyof MatchFilters, string>>) => void;
 }) {
-  const ids = { monitor: useId(), source: useId(), search: useId(), unread: useId() };
+  const ids = {
+    monitor: useId(),
+    source: useId(),
+    search: useId(),
+    unread: useId(),
+    sort: useId(),
+  };
   const [search, setSearch] = useState(filters.q ?? '');
   // The URL changes in a transition, so a box bound to it alone would spring back for a moment
   // after a click: it shows the click at once and follows the URL (back, forward, links) after.
@@ -314,7 +366,7 @@ function Filters({
   return (
     <search
       aria-label="Filter alerts"
-      className="grid gap-3 rounded-xl border bg-card p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_1.4fr] lg:items-end"
+      className="grid gap-3 rounded-xl border bg-card p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_auto_1.4fr] lg:items-end"
     >
       <div className="grid gap-1.5">
         <Label htmlFor={ids.monitor}>Monitor</Label>
@@ -344,6 +396,17 @@ function Filters({
               {SOURCE_LABELS[source]}
             </option>
           ))}
+        </Select>
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={ids.sort}>Order</Label>
+        <Select
+          id={ids.sort}
+          value={filters.sort ?? ''}
+          onChange={(event) => onChange({ sort: event.target.value })}
+        >
+          <option value="">Newest first</option>
+          <option value="relevance">Most relevant first</option>
         </Select>
       </div>
       <label

@@ -1,4 +1,5 @@
-import { Check, ExternalLink, MailOpen, X } from 'lucide-react';
+import { Check, ExternalLink, MailOpen, ThumbsDown, ThumbsUp, X } from 'lucide-react';
+import type { MatchRating } from '../../../shared/match.ts';
 import type { MatchGroup } from '../../../shared/match-groups.ts';
 import { describeHitFields, matchHeadline } from '../../../shared/match-view.ts';
 import { formatCommunity, SOURCE_LABELS } from '../../../shared/sources.ts';
@@ -22,6 +23,7 @@ export function MatchCard({
   onOpen,
   onToggleRead,
   onDismiss,
+  onRate,
 }: {
   group: MatchGroup;
   monitorNames: readonly string[];
@@ -29,6 +31,8 @@ export function MatchCard({
   onOpen: () => void;
   onToggleRead: () => void;
   onDismiss: () => void;
+  /** Rates every match of the alert; the same rating again takes it back (null). */
+  onRate: (rating: MatchRating | null) => void;
 }) {
   const match = group.match;
   const read = group.read;
@@ -38,6 +42,13 @@ export function MatchCard({
   const title = headline.text;
   const titleHits = match.title ? group.titleHighlights : headline.highlights;
   const hits = describeHitFields(group.hitFields);
+  // The alert's rating and score: its most relevant match's (each monitor scores its own).
+  const rating = group.matches.find((m) => m.rating !== null)?.rating ?? null;
+  const scored = group.matches.reduce<typeof match | null>(
+    (best, m) =>
+      m.relevance !== null && (best === null || (best.relevance ?? 0) < m.relevance) ? m : best,
+    null,
+  );
   const where = match.community
     ? formatCommunity(match.source, match.community)
     : SOURCE_LABELS[match.source];
@@ -106,6 +117,18 @@ export function MatchCard({
             </p>
           ) : null}
           <div className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
+            {scored?.relevance != null ? (
+              <span data-testid="match-relevance" className="flex flex-wrap items-center gap-x-1">
+                <span className="font-medium text-foreground">
+                  {Math.round(scored.relevance * 100)}% relevant
+                </span>
+                {scored.relevanceReasons.length > 0 ? (
+                  <span data-testid="match-relevance-reasons">
+                    ({scored.relevanceReasons.join('; ')})
+                  </span>
+                ) : null}
+              </span>
+            ) : null}
             {match.author ? <span>by {match.author}</span> : null}
             {match.url ? (
               link ? (
@@ -129,6 +152,26 @@ export function MatchCard({
           </div>
         </div>
         <div className="flex shrink-0 flex-col gap-1 sm:flex-row">
+          <Button
+            variant="ghost"
+            size="icon"
+            onClick={() => onRate(rating === 'relevant' ? null : 'relevant')}
+            aria-label={`Relevant: ${title}`}
+            aria-pressed={rating === 'relevant'}
+            className={cn(rating === 'relevant' && 'text-primary')}
+          >
+            <ThumbsUp className={cn(rating === 'relevant' && 'fill-current')} />
+          </Button>
+          <Button
+            variant="ghost"
+            size="icon"
+            onClick={() => onRate(rating === 'irrelevant' ? null : 'irrelevant')}
+            aria-label={`Not relevant: ${title}`}
+            aria-pressed={rating === 'irrelevant'}
+            className={cn(rating === 'irrelevant' && 'text-destructive')}
+          >
+            <ThumbsDown className={cn(rating === 'irrelevant' && 'fill-current')} />
+          </Button>
           <Button
             variant="ghost"
             size="icon"

@@ -1,4 +1,4 @@
-import type { Match, MatchPage, MatchStats } from '../../../shared/match.ts';
+import type { Match, MatchPage, MatchRating, MatchStats } from '../../../shared/match.ts';
 import { groupMatchesByItem } from '../../../shared/match-groups.ts';
 import type { SourceName } from '../../../shared/sources.ts';
 import { api } from '../../lib/api.ts';
@@ -12,6 +12,13 @@ export type MatchFilters = {
   source?: SourceName | undefined;
   unread?: boolean | undefined;
   q?: string | undefined;
+  /** `relevance`: most relevant first; newest first otherwise. */
+  sort?: 'relevance' | undefined;
+  /**
+   * true: only the matches under their monitor's relevance threshold ("Low relevance"); false:
+   * all but those; unset: all (no monitor has a threshold).
+   */
+  lowRelevance?: boolean | undefined;
 };
 
 export const FEED_PAGE_SIZE = 30;
@@ -24,6 +31,8 @@ function filterParams(filters: MatchFilters): URLSearchParams {
   if (filters.source) params.set('source', filters.source);
   if (filters.unread) params.set('unread', 'true');
   if (filters.q) params.set('q', filters.q);
+  if (filters.sort) params.set('sort', filters.sort);
+  if (filters.lowRelevance !== undefined) params.set('lowRelevance', String(filters.lowRelevance));
   return params;
 }
 
@@ -66,6 +75,39 @@ export const matchesApi = api.injectEndpoints({
         more: page.nextCursor !== null,
       }),
       providesTags: [UNREAD],
+    }),
+    /** The alerts under their monitor's relevance threshold, up to UNREAD_COUNT_CAP matches read. */
+    lowRelevanceCount: build.query<{ count: number; more: boolean }, void>({
+      query: () => feedUrl({ lowRelevance: true }, null, UNREAD_COUNT_CAP),
+      transformResponse: (page: MatchPage) => ({
+        count: groupMatchesByItem(page.items).length,
+        more: page.nextCursor !== null,
+      }),
+      providesTags: [FEED],
+    }),
+    /**
+     * Rates matches (every match of an alert: each monitor that caught it learns). The rating
+     * shows at once; the feed is read again after, as the monitor's other matches were scored
+     * again.
+     */
+    rateMatches: build.mutation<void, { ids: readonly string[]; rating: MatchRating | null }>({
+      async queryFn({ ids, rating }, _api, _extra, baseQuery) {
+        for (const id of ids) {
+          const result = await baseQuery({
+            url: `/matches/${id}/feedback`,
+            method: 'PUT',
+            body: { rating },
+          });
+          if (result.error) return { error: result.error };
+        }
+        return { data: undefined };
+      },
+      onQueryStarted: ({ ids, rating }, lifecycle) =>
+        patchEveryFeed(lifecycle, (draft) => {
+          for (const page of draft.pages)
+            for (const match of page.items) if (ids.includes(match.id)) match.rating = rating;
+        }),
+      invalidatesTags: [FEED],
     }),
     matchStats: build.query<MatchStats, { days: number }>({
       query: ({ days }) => `/matches/stats?days=${days}`,
@@ -123,6 +165,8 @@ export const {
   useListMatchesInfiniteQuery,
   useLazyPeekFeedQuery,
   useUnreadCountQuery,
+  useLowRelevanceCountQuery,
+  useRateMatchesMutation,
   useMatchStatsQuery,
   useSetMatchReadMutation,
   useExportMatchesCsvMutation,

@@ -43,6 +43,12 @@ function feedUrl(filters: MatchFilters, cursor: string | null, limit: number): s
   return `/matches?${params}`;
 }
 
+/** The alerts of a page (an item two monitors caught counts once), and whether there are more. */
+const countAlerts = (page: MatchPage) => ({
+  count: groupMatchesByItem(page.items).length,
+  more: page.nextCursor !== null,
+});
+
 const FEED = { type: 'Matches', id: 'FEED' } as const;
 const UNREAD = { type: 'Matches', id: 'UNREAD' } as const;
 const STATS = { type: 'Matches', id: 'STATS' } as const;
@@ -70,19 +76,13 @@ export const matchesApi = api.injectEndpoints({
     /** Unread items (an item two monitors caught counts once), up to UNREAD_COUNT_CAP matches read. */
     unreadCount: build.query<{ count: number; more: boolean }, void>({
       query: () => feedUrl({ unread: true }, null, UNREAD_COUNT_CAP),
-      transformResponse: (page: MatchPage) => ({
-        count: groupMatchesByItem(page.items).length,
-        more: page.nextCursor !== null,
-      }),
+      transformResponse: countAlerts,
       providesTags: [UNREAD],
     }),
     /** The alerts under their monitor's relevance threshold, up to UNREAD_COUNT_CAP matches read. */
     lowRelevanceCount: build.query<{ count: number; more: boolean }, void>({
       query: () => feedUrl({ lowRelevance: true }, null, UNREAD_COUNT_CAP),
-      transformResponse: (page: MatchPage) => ({
-        count: groupMatchesByItem(page.items).length,
-        more: page.nextCursor !== null,
-      }),
+      transformResponse: countAlerts,
       providesTags: [FEED],
     }),
     /**

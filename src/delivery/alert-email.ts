@@ -27,7 +27,13 @@ export type AlertEmailInput = {
   total: number;
   /** Set when this email reaches the daily cap: later matches today stay in the dashboard only. */
   capReached: { cap: number; left: number } | null;
-  links: { alerts: string; settings: string; unsubscribe: string };
+  links: {
+    alerts: string;
+    settings: string;
+    unsubscribe: string;
+    /** The signed one-click links rating a stored match (none for the sample email). */
+    rate?: (matchId: string, rating: 'relevant' | 'irrelevant') => string;
+  };
 };
 
 export type RenderedEmail = { subject: string; text: string; html: string };
@@ -148,6 +154,13 @@ function renderText(input: AlertEmailInput, subject: string, groups: Group[], mo
       if (item.snippet) lines.push(`  ${oneLine(starred(text.snippet))}`);
       lines.push(`  ${match.permalink}`);
       if (match.url && match.url !== match.permalink) lines.push(`  Link: ${match.url}`);
+      const rate = input.links.rate;
+      if (rate) {
+        lines.push(
+          `  Relevant: ${rate(match.id, 'relevant')}`,
+          `  Not relevant: ${rate(match.id, 'irrelevant')}`,
+        );
+      }
       lines.push('');
     }
   }
@@ -276,6 +289,12 @@ function renderHtml(input: AlertEmailInput, subject: string, groups: Group[], mo
         permalink ? `<a href="${e(permalink)}">Open on ${e(SOURCE_LABELS[match.source])}</a>` : '',
         link && link !== permalink ? `<a href="${e(link)}">Linked page</a>` : '',
         `<a href="${e(monitorAlertsUrl(input.links.alerts, match.monitorId))}">In Earshot</a>`,
+        input.links.rate
+          ? `<a href="${e(input.links.rate(match.id, 'relevant'))}">Relevant</a>`
+          : '',
+        input.links.rate
+          ? `<a href="${e(input.links.rate(match.id, 'irrelevant'))}">Not relevant</a>`
+          : '',
       ]
         .filter(Boolean)
         .join(' &nbsp;·&nbsp; ');

@@ -161,7 +161,12 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
       listed: listed.map(toMatch),
       total: covered.length,
       capReached: plan.capReached ? { cap: config.EMAIL_DAILY_CAP, left: plan.left } : null,
-      links: { alerts: links.alerts, settings: links.settings, unsubscribe: links.unsubscribePage },
+      links: {
+        alerts: links.alerts,
+        settings: links.settings,
+        unsubscribe: links.unsubscribePage,
+        rate: (matchId, rating) => links.rate(ctx.tokens.signRating(matchId, rating)),
+      },
     });
     return queueMessage(
       tx,

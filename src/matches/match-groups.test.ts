@@ -75,9 +75,6 @@ describe('groupMatchesByItem', () => {
       match: police,
       monitorIds: ['police', 'chile'],
       read: false,
-      rating: null,
-      relevance: null,
-      relevanceReasons: [],
       hitFields: ['title', 'url'],
       titleHighlights: [police.titleHighlights[0], chileHit.titleHighlights[0]],
       // The police match has no snippet (a title alone); the chile one's URL is shown.

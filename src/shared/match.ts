@@ -155,6 +155,20 @@ export const matchFeedbackBodySchema = z.strictObject({
 });
 export type MatchFeedbackBody = z.infer<typeof matchFeedbackBodySchema>;
 
+/** What an alert email's rating link does: the rating it gives, the alert, its rating now. */
+export const ratingLinkSchema = z.object({
+  rating: z.enum(MATCH_RATINGS),
+  title: z.string(),
+  current: z.enum(MATCH_RATINGS).nullable(),
+});
+export type RatingLink = z.infer<typeof ratingLinkSchema>;
+
+export const applyRatingLinkBodySchema = z.strictObject({
+  token: z.string().max(200, 'must be the token of an email link'),
+  /** Takes the rating back. */
+  undo: z.boolean().default(false),
+});
+
 export const markMatchesReadBodySchema = z.strictObject({
   monitorId: z.uuid('must be a monitor id').optional(),
 });

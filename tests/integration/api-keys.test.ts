@@ -21,6 +21,7 @@ type RouteCase = {
 const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/api/monitors', access: 'read' },
   { method: 'GET', path: '/api/monitors/:monitor', access: 'read' },
+  { method: 'GET', path: '/api/monitors/:monitor/coach', access: 'read' },
   { method: 'POST', path: '/api/monitors/preview', access: 'read', body: { query: 'postgres' } },
   { method: 'GET', path: '/api/matches', access: 'read' },
   { method: 'GET', path: '/api/matches/stats', access: 'read' },
@@ -30,6 +31,12 @@ const ROUTES: RouteCase[] = [
   { method: 'POST', path: '/api/monitors/:monitor/webhook/test', access: 'write' },
   { method: 'POST', path: '/api/matches/mark-read', access: 'write', body: {} },
   { method: 'PATCH', path: '/api/matches/:match', access: 'write', body: { read: true } },
+  {
+    method: 'PUT',
+    path: '/api/matches/:match/feedback',
+    access: 'write',
+    body: { rating: 'relevant' },
+  },
   { method: 'DELETE', path: '/api/matches/:match', access: 'write' },
   { method: 'DELETE', path: '/api/monitors/:monitor', access: 'write' },
   { method: 'GET', path: '/api/feeds', access: 'read' },
@@ -55,7 +62,13 @@ const ROUTES: RouteCase[] = [
   { method: 'POST', path: '/api/events/ticket', access: 'account' },
   { method: 'GET', path: '/api/events', access: 'account' },
 ];
-const PUBLIC = ['/api/health', '/api/config', '/api/openapi.json', '/api/user/unsubscribe'];
+const PUBLIC = [
+  '/api/health',
+  '/api/config',
+  '/api/openapi.json',
+  '/api/user/unsubscribe',
+  '/api/feedback',
+];
 
 describe('API keys', () => {
   let app: TestApp;

@@ -42,6 +42,7 @@ describe('/api/monitors', () => {
       matchableSources: [...SOURCE_NAMES],
       paused: false,
       emailMuted: false,
+      relevanceThreshold: null,
       createdAt: expect.stringMatching(/^\d{4}-/),
       updatedAt: expect.stringMatching(/^\d{4}-/),
       matchCount: 0,

@@ -256,6 +256,56 @@ describe('threshold', () => {
   });
 });
 
+describe('email rating links', () => {
+  test('signed, one click on a page that asks first, and undone', async () => {
+    const user = await signedIn();
+    await newMonitor(user.token, { query: 'zig' });
+    await h.publishItems([post('Zig', 'Zig comptime is great')]);
+    await runDelivery();
+    const mail = await h.app.smtp?.waitForMail(user.email);
+    const relevantUrl = /Relevant: (\S+)/.exec(mail?.text ?? '')?.[1] ?? '';
+    const irrelevantUrl = /Not relevant: (\S+)/.exec(mail?.text ?? '')?.[1] ?? '';
+    expect(relevantUrl).toMatch(/\/feedback\?token=/);
+    expect(mail?.html).toContain('>Not relevant</a>');
+    const token = new URL(relevantUrl).searchParams.get('token') ?? '';
+    const notToken = new URL(irrelevantUrl).searchParams.get('token') ?? '';
+
+    // Reading the link (what a mail scanner does) changes nothing.
+    const read = await h.app.api(`/api/feedback?token=${encodeURIComponent(token)}`);
+    expect(read.status).toBe(200);
+    expect(await read.json()).toEqual({
+      rating: 'relevant',
+      title: 'Zig comptime is great',
+      current: null,
+    });
+    expect((await feed(user.token))[0]?.rating).toBeNull();
+
+    const apply = (body: object) =>
+      h.app.api('/api/feedback', { method: 'POST', body: { undo: false, ...body } });
+    const rated = await apply({ token: notToken });
+    expect(rated.status).toBe(200);
+    expect(await rated.json()).toMatchObject({ rating: 'irrelevant', current: 'irrelevant' });
+    expect((await feed(user.token))[0]?.rating).toBe('irrelevant');
+    const undone = await apply({ token: notToken, undo: true });
+    expect(await undone.json()).toMatchObject({ current: null });
+    expect((await feed(user.token))[0]?.rating).toBeNull();
+
+    // A token altered in any part, or of another kind, is refused and changes nothing.
+    const [id, letter, mac] = token.split('.');
+    for (const bad of [
+      `${id}.i.${mac}`,
+      `${Number(id) + 1}.${letter}.${mac}`,
+      `${token.slice(0, -2)}AA`,
+      '',
+    ]) {
+      const refused = await apply({ token: bad });
+      expect(refused.status, bad).toBe(400);
+      expect((await apiErrorOf(refused)).code).toBe('VALIDATION_FAILED');
+    }
+    expect((await feed(user.token))[0]?.rating).toBeNull();
+  });
+});
+
 describe('coach', () => {
   test('suggests leaving out what the not relevant matches share; applied, it removes what it said', async () => {
     const user = await signedIn();

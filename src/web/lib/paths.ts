@@ -23,6 +23,7 @@ export const paths = {
         : '/account/reset-password',
   },
   unsubscribe: { path: '/unsubscribe', href: () => '/unsubscribe' },
+  feedback: { path: '/feedback', href: () => '/feedback' },
   about: {
     path: '/about',
     /** `section`: the id of a heading on the page (`sites`, `delete`). */

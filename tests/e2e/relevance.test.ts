@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadUnsubscribeTokens } from '../../src/delivery/unsubscribe-token.ts';
 import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
 import { deliverItems, testItem } from '../support/feed.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -68,6 +69,7 @@ describe.runIf(availability.run)('relevance, in Chromium', () => {
     );
     const { page, problems } = await openPage(context);
     await page.goto('/dashboard/alerts');
+    await page.getByTestId('match-card').first().waitFor();
     await expect.poll(() => page.getByTestId('match-card').count()).toBe(8);
     const card = (title: string) => page.getByTestId('match-card').filter({ hasText: title });
     const last = GAME[3] ?? '';
@@ -116,8 +118,24 @@ describe.runIf(availability.run)('relevance, in Chromium', () => {
     const toggle = page.getByTestId('low-relevance-toggle');
     await toggle.getByText('Low relevance (4)').waitFor();
     await toggle.click();
+    await page.getByTestId('match-card').first().waitFor();
     await expect.poll(() => page.getByTestId('match-card').count()).toBe(4);
     for (const title of GAME) await card(title).waitFor();
+
+    // An alert email's "Not relevant" link: the page asks first, then rates, then undoes.
+    const feed = (await (await app.api('/api/matches', { token })).json()) as {
+      items: { id: string; title: string }[];
+    };
+    const unrated = feed.items.find((m) => m.title === LANGUAGE[3]);
+    const signer = await loadUnsubscribeTokens(app.database.db, app.config.UNSUBSCRIBE_SECRET);
+    const link = signer.signRating(unrated?.id ?? '', 'irrelevant');
+    await page.goto(`/feedback?token=${encodeURIComponent(link)}`);
+    await page.getByRole('heading', { name: 'Mark as not relevant?' }).waitFor();
+    await page.getByText(LANGUAGE[3] ?? '').waitFor();
+    await page.getByRole('button', { name: 'Mark as not relevant' }).click();
+    await page.getByRole('heading', { name: 'Marked as not relevant' }).waitFor();
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await page.getByRole('heading', { name: 'Rating taken back' }).waitFor();
     expect(problems.errors).toEqual([]);
   });
 });

@@ -238,6 +238,18 @@ for (let round = 0; round < rounds; round++) {
     scoring.push(timeScoring());
   }
 }
+// A monitor without ratings, as most are: the general signals alone.
+const unrated = emptyModel();
+function timeUnrated(): number {
+  const start = performance.now();
+  let n = 0;
+  while (performance.now() - start < 500) {
+    for (const { match } of speedMatches) sink += scoreMatch(unrated, match).relevance;
+    n += speedMatches.length;
+  }
+  return ((performance.now() - start) * 1000) / n;
+}
+const general = Array.from({ length: rounds }, timeUnrated);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 console.log('');
 console.log(
@@ -245,5 +257,8 @@ console.log(
 );
 console.log(
   `baseline, the matcher on the same item: ${median(matching).toFixed(1)} µs (rounds: ${matching.map((x) => x.toFixed(1)).join(', ')}); scoring/matching ${(median(scoring) / median(matching)).toFixed(2)}×`,
+);
+console.log(
+  `scoring one match of a monitor without ratings (general signals): ${median(general).toFixed(2)} µs median`,
 );
 if (sink === 0.123) console.log('');

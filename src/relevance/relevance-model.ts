@@ -188,12 +188,14 @@ type Evidence = { llr: number; feature: Feature; counts: [number, number] };
 export function scoreMatch(
   model: RelevanceModel,
   input: RelevanceInput,
-  features: readonly Feature[] = matchFeatures(input),
+  given?: readonly Feature[],
 ): RelevanceScore {
   const general = generalScore(input);
   const [relevant, irrelevant] = model.rated;
   const rated = relevant + irrelevant;
+  // Without ratings (most monitors) the features are never computed.
   if (rated < EPSILON) return general;
+  const features = given ?? matchFeatures(input);
   const relevantRate = 1 / (relevant + 2 * ALPHA);
   const irrelevantRate = 1 / (irrelevant + 2 * ALPHA);
   let sum = 0;

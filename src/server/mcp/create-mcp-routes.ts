@@ -107,7 +107,7 @@ function buildServer(
     'search_matches',
     {
       description:
-        'Matches, newest first: `q` searches their text, `monitorId` and `source` (site) narrow them, `unread` "true" keeps unread ones, `limit` 1–100, `cursor` is `nextCursor` of the page before.',
+        'Matches, newest first: `q` searches their text, `monitorId` and `source` (site) narrow them, `unread` "true" keeps unread ones, `minRelevance` (0–1) keeps those scored at least that, `sort` "relevance" puts the most relevant first, `limit` 1–100, `cursor` is `nextCursor` of the page before.',
       inputSchema: listMatchesQuerySchema,
     },
     (query) => answer(() => listMatches({ db }, { userId, query })),

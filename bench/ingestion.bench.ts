@@ -1,40 +1,14 @@
-/**
- * Ingestion benchmark: the replay (Reddit's /api/info walk, looping the recorded corpus with
- * fresh ids) driven at rising rates into the real worker (connector → storeItems → matchNewItems
- * with 100,000 monitors → matches), on PGlite and on the PostgreSQL server.
- *
- *   npm run bench -- ingestion                 both databases (PostgreSQL at DATABASE_URL or
- *                                              postgres://root@127.0.0.1:5432/test), 100 k monitors
- *   npm run bench -- ingestion --db pglite     one database
- *   npm run bench -- ingestion --quick         10 k monitors, two rates, short phases
- *   npm run bench -- ingestion --rates 100,500,1000,2000 --seconds 20 --monitors 100000
- *
- * Per rate it reports items revealed, stored and matched a second, the backlog at the end, and
- * the latency from an item's appearance at the replay's API to its first match being committed
- * (readable through the product): p50 / p95 / max, in seconds. A rate is "kept up" when the
- * backlog at the end of the phase is under two polls' worth. Reported against the targets
- * (ceiling ≥ 1,000 items/s; p95 < poll + 2 s at 100 items/s) as ratios. Also the start-up: the
- * time from starting a worker over N monitors in the database to its first match (target 10 s).
- * The replay runs in this process and shares the two cores with the worker (as a site would not).
- */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { parseConfig } from '../src/config/env.ts';
-import { type DatabaseHandle, openDatabase, rowsOf } from '../src/db/client.ts';
-import { migrateDatabase } from '../src/db/migrate.ts';
-import { monitors } from '../src/db/schema/monitors.ts';
-import { users } from '../src/db/schema/users.ts';
+import { rowsOf } from '../src/db/client.ts';
 import { MatchEvents } from '../src/matches/match-events.ts';
 import { startWorker } from '../src/pipeline/worker.ts';
 import { loadReplayCorpus } from '../src/replay/corpus.ts';
 import { startReplay } from '../src/replay/replay-server.ts';
 import { silentLogger } from '../tests/support/silent-logger.ts';
-import { buildVocabulary, generateMonitors, loadItems } from './matcher-workload.ts';
+import { openBenchDatabase, percentile, seedMonitors } from './bench-database.ts';
 
 const { values } = parseArgs({
   options: {
@@ -54,7 +28,6 @@ const RATES = (values.rates ?? (values.quick ? '100,1000' : '100,300,1000,1500,2
 const SECONDS = Number(values.seconds ?? (values.quick ? 8 : 20));
 const BURST = Number(values.burst ?? (values.quick ? 5000 : 20_000));
 const POLL_SECONDS = Number(values.poll);
-const SERVER_URL = process.env.DATABASE_URL || 'postgres://root@127.0.0.1:5432/test';
 const CORPUS = loadReplayCorpus(new URL('../tests/fixtures/recorded', import.meta.url).pathname);
 
 type Phase = {
@@ -69,73 +42,11 @@ type Phase = {
   max: number;
 };
 
-async function openBenchDatabase(kind: 'pglite' | 'postgres') {
-  if (kind === 'pglite') {
-    // On disk, as `npm start` keeps it under ./data (in memory, PGlite's file system copies a
-    // growing file whole every time it outgrows its buffer: not what users run).
-    const dir = mkdtempSync(path.join(tmpdir(), 'earshot-bench-ingestion-'));
-    const handle = await openDatabase({ pgliteDir: dir });
-    await migrateDatabase(handle);
-    return {
-      handle,
-      drop: async () => {
-        await handle.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const name = `earshot_bench_${randomBytes(4).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: SERVER_URL });
-    await client.connect();
-    await client.query(statement).finally(() => client.end());
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString() });
-  await migrateDatabase(handle);
-  return {
-    handle,
-    drop: async () => {
-      await handle.close();
-      await admin(`drop database if exists ${name} with (force)`);
-    },
-  };
-}
-
-async function seedMonitors(handle: DatabaseHandle): Promise<number> {
-  const started = performance.now();
-  const generated = generateMonitors(buildVocabulary(loadItems()), MONITORS, 42);
-  const owners = Array.from({ length: Math.ceil(MONITORS / 100) }, (_, i) => ({
-    id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-    email: `bench${i}@example.com`,
-  }));
-  for (let i = 0; i < owners.length; i += 1000) {
-    await handle.db.insert(users).values(owners.slice(i, i + 1000));
-  }
-  for (let i = 0; i < generated.length; i += 1000) {
-    await handle.db.insert(monitors).values(
-      generated.slice(i, i + 1000).map((monitor, j) => ({
-        id: monitor.id,
-        userId: (owners[Math.floor((i + j) / 100)] as { id: string }).id,
-        query: monitor.query,
-      })),
-    );
-  }
-  return (performance.now() - started) / 1000;
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function run(kind: 'pglite' | 'postgres') {
-  const { handle, drop } = await openBenchDatabase(kind);
-  const seedSeconds = await seedMonitors(handle);
+  const { handle, drop } = await openBenchDatabase(kind, 'ingestion');
+  const seedSeconds = await seedMonitors(handle, MONITORS);
   const replay = await startReplay({ corpus: CORPUS, loop: true, rate: 0, initial: 100 });
   const config = parseConfig({
     DATA_DIR: '/nonexistent',

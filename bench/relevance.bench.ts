@@ -111,7 +111,10 @@ function matchesOf(word: string): Labelled[] {
     const [hit] = index.match(item);
     if (!hit) continue;
     found.push({
-      match: matchOfItem({ ...item, createdAt: new Date(item.createdAt) }, hit.highlights),
+      match: matchOfItem(
+        { ...item, threadId: item.threadId ?? null, createdAt: new Date(item.createdAt) },
+        hit.highlights,
+      ),
       relevant: isRelevant(item),
     });
   }

@@ -46,6 +46,7 @@ const config = parseConfig({
   MASTODON_POLL_SECONDS: '2',
   GITHUB_POLL_SECONDS: '2',
   BLUESKY_POLL_SECONDS: '1',
+  STACKEXCHANGE_POLL_SECONDS: '2',
 });
 const running = await startEarshot({ web: true, worker: true }, config).catch(
   async (error: unknown) => {

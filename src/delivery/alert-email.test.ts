@@ -33,6 +33,7 @@ const match = (fields: Partial<Match>): Match => ({
   title: null,
   titleHighlights: [],
   threadTitle: null,
+  threadId: null,
   snippet: 'I <3 pglite & "friends"',
   highlights: [[5, 11]],
   hitFields: ['body'],

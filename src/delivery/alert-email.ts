@@ -1,13 +1,22 @@
+import {
+  type AlertEntry,
+  describeAlsoOn,
+  entryHeadline,
+  groupAlertEntries,
+} from '../shared/alert-entries.ts';
 import { highlightSegments, type Segment } from '../shared/highlight-segments.ts';
 import type { Match } from '../shared/match.ts';
-import { groupMatchesByItem, type MatchGroup } from '../shared/match-groups.ts';
-import { describeHitFields, matchHeadline } from '../shared/match-view.ts';
+import type { MatchGroup } from '../shared/match-groups.ts';
+import { describeHitFields } from '../shared/match-view.ts';
 import { formatCommunity, SOURCE_LABELS } from '../shared/sources.ts';
 
 /**
  * The one alert email (docs/product.md, "Delivery"): a plain-text part and an HTML part, matches
- * grouped by monitor, at most `MAX_LISTED` listed, then "and N more" linking to the dashboard.
- * An item caught by several monitors is one entry, under the first of them, naming them all.
+ * grouped by monitor, at most `MAX_LISTED` entries listed, then "and N more" linking to the
+ * dashboard.
+ * Entries are `groupAlertEntries`': an item caught by several monitors is one entry, under the
+ * first of them, naming them all; a thread's matches are one entry with its two best snippets and
+ * a link to the thread; the same link from several sites is one entry saying where else it is.
  * The HTML has no remote images, scripts or trackers; it is one column that fits a phone, and
  * declares `color-scheme: light dark` with dark colours for clients that honour
  * `prefers-color-scheme`. Everything that comes from a post or a user is escaped.
@@ -21,12 +30,14 @@ export type AlertEmailInput = {
   timeZone: string;
   /** Every monitor with a match in this email, with how many matches the email covers for it. */
   monitors: readonly (EmailMonitor & { count: number })[];
-  /** The matches shown, oldest first (at most MAX_LISTED). */
+  /** The matches covered, oldest first: grouped into entries, of which MAX_LISTED are shown. */
   listed: readonly Match[];
   /** Every match this email covers (listed or not). */
   total: number;
-  /** Set when this email reaches the daily cap: later matches today stay in the dashboard only. */
-  capReached: { cap: number; left: number } | null;
+  /** Set when this email reaches the daily cap: later matches wait for the next email. */
+  capReached: { cap: number; held: number } | null;
+  /** How many of the matches covered were held over by an earlier day's cap (0: none). */
+  heldOver?: number;
   links: {
     alerts: string;
     settings: string;
@@ -59,8 +70,15 @@ export function alertSubject(
 
 export function renderAlertEmail(input: AlertEmailInput): RenderedEmail {
   const subject = alertSubject(input.total, input.monitors);
-  const groups = groupByMonitor(input);
-  const more = input.total - input.listed.length;
+  // Each item under the first of its monitors; a conversation within one monitor's section.
+  const order = new Map(input.monitors.map((monitor, index) => [monitor.id, index]));
+  const home = (item: MatchGroup) =>
+    item.monitorIds.reduce((best, id) =>
+      (order.get(id) ?? Infinity) < (order.get(best) ?? Infinity) ? id : best,
+    );
+  const entries = groupAlertEntries(input.listed, { partition: home }).slice(0, MAX_LISTED);
+  const groups = groupByMonitor(input, entries);
+  const more = input.total - entries.reduce((sum, entry) => sum + entry.matches.length, 0);
   return {
     subject,
     text: renderText(input, subject, groups, more),
@@ -68,17 +86,18 @@ export function renderAlertEmail(input: AlertEmailInput): RenderedEmail {
   };
 }
 
-/** An item of the email: its matches, and the monitors that caught it. */
-type Entry = { item: MatchGroup; caughtBy: EmailMonitor[] };
+/** An entry of the email, and the monitors that caught it. */
+type Entry = { entry: AlertEntry; caughtBy: EmailMonitor[] };
 type Group = { monitor: EmailMonitor & { count: number }; entries: Entry[] };
 
-function groupByMonitor(input: AlertEmailInput): Group[] {
+function groupByMonitor(input: AlertEmailInput, entries: readonly AlertEntry[]): Group[] {
   const groups = new Map<string, Group>();
   for (const monitor of input.monitors) groups.set(monitor.id, { monitor, entries: [] });
-  for (const item of groupMatchesByItem(input.listed)) {
-    const caughtBy = input.monitors.filter((monitor) => item.monitorIds.includes(monitor.id));
-    const home = [...groups.values()].find((group) => item.monitorIds.includes(group.monitor.id));
-    home?.entries.push({ item, caughtBy });
+  for (const entry of entries) {
+    const ids = new Set(entry.items.flatMap((item) => item.monitorIds));
+    const caughtBy = input.monitors.filter((monitor) => ids.has(monitor.id));
+    const home = [...groups.values()].find((group) => ids.has(group.monitor.id));
+    home?.entries.push({ entry, caughtBy });
   }
   return [...groups.values()].filter((group) => group.entries.length > 0);
 }
@@ -111,14 +130,38 @@ function describeEntry(item: MatchGroup, timeZone: string, author: (name: string
   ].filter((part) => part !== null);
 }
 
-/** The headline and the snippet of an entry, cut at their hits. */
-function entryText(item: MatchGroup): { headline: Segment[]; snippet: Segment[] } {
-  const headline = matchHeadline(item.match);
-  const highlights = item.match.title ? item.titleHighlights : headline.highlights;
-  return {
-    headline: highlightSegments(headline.text, highlights),
-    snippet: highlightSegments(item.snippet, item.highlights),
-  };
+/** The headline of an entry, cut at its hits. */
+function headlineSegments(entry: AlertEntry): Segment[] {
+  const headline = entryHeadline(entry);
+  const highlights =
+    entry.lead.match.title && headline.highlights.length > 0
+      ? entry.lead.titleHighlights
+      : headline.highlights;
+  return highlightSegments(headline.text, highlights);
+}
+
+/** An item's snippet, cut at its hits. */
+const snippetSegments = (item: MatchGroup): Segment[] =>
+  highlightSegments(item.snippet, item.highlights);
+
+/**
+ * The snippets an entry shows: a lone item's own; a conversation's two best, each with its
+ * author and its link.
+ */
+function shownSnippets(entry: AlertEntry): MatchGroup[] {
+  if (!entry.thread) return entry.lead.snippet ? [entry.lead] : [];
+  return [...entry.best];
+}
+
+/** The meta line of a conversation: its site, how many matches, the thread's time span. */
+function describeConversation(entry: AlertEntry, timeZone: string): string[] {
+  const lead = entry.lead.match;
+  const items = entry.items.length;
+  return [
+    describeWhere({ ...lead, kind: 'post' }),
+    `${items} matches`,
+    formatTime(new Date(lead.itemCreatedAt), timeZone),
+  ];
 }
 
 function formatTime(date: Date, timeZone: string): string {
@@ -134,6 +177,7 @@ function formatTime(date: Date, timeZone: string): string {
 
 function renderText(input: AlertEmailInput, subject: string, groups: Group[], more: number) {
   const lines: string[] = [subject, ''];
+  if (input.heldOver) lines.push(heldNotice(input.heldOver), '');
   for (const group of groups) {
     const count = group.monitor.count;
     lines.push(
@@ -142,18 +186,30 @@ function renderText(input: AlertEmailInput, subject: string, groups: Group[], mo
       `   All its matches: ${monitorAlertsUrl(input.links.alerts, group.monitor.id)}`,
       '',
     );
-    for (const { item, caughtBy } of group.entries) {
-      const match = item.match;
-      const text = entryText(item);
-      lines.push(`* ${oneLine(starred(text.headline))}`);
+    for (const { entry, caughtBy } of group.entries) {
+      const match = entry.lead.match;
+      const single = entry.thread === null;
+      lines.push(`* ${oneLine(starred(headlineSegments(entry)))}`);
       // Every part of a post is one line here, its author's name too: a line break in it would
       // start a line that reads as part of the email.
-      lines.push(`  ${oneLine(describeEntry(item, input.timeZone, (name) => name).join(' · '))}`);
+      const meta = single
+        ? describeEntry(entry.lead, input.timeZone, (name) => name)
+        : describeConversation(entry, input.timeZone);
+      lines.push(`  ${oneLine(meta.join(' · '))}`);
       const caught = describeCaughtBy(caughtBy);
       if (caught) lines.push(`  ${oneLine(caught)}`);
-      if (item.snippet) lines.push(`  ${oneLine(starred(text.snippet))}`);
-      lines.push(`  ${match.permalink}`);
+      for (const item of shownSnippets(entry)) {
+        const by = !single && item.match.author ? ` (${item.match.author})` : '';
+        lines.push(`  ${oneLine(`${starred(snippetSegments(item))}${by}`)}`);
+        if (!single) lines.push(`    ${item.match.permalink}`);
+      }
+      lines.push(`  ${entry.thread ? `Thread: ${entry.thread.permalink}` : match.permalink}`);
       if (match.url && match.url !== match.permalink) lines.push(`  Link: ${match.url}`);
+      const also = describeAlsoOn(entry.alsoOn);
+      if (also) {
+        lines.push(`  ${oneLine(`${also[0]?.toUpperCase()}${also.slice(1)}`)}`);
+        for (const other of entry.alsoOn) lines.push(`    ${other.permalink}`);
+      }
       const rate = input.links.rate;
       if (rate) {
         lines.push(
@@ -178,9 +234,16 @@ function renderText(input: AlertEmailInput, subject: string, groups: Group[], mo
   return lines.join('\n');
 }
 
-function capNotice(cap: { cap: number; left: number }): string {
-  const left = cap.left > 0 ? ` ${cap.left} more today are` : ' Further matches today are';
-  return `You reached today's limit of ${cap.cap} matches by email.${left} in your dashboard only; emails resume tomorrow. A narrower query keeps the emails useful.`;
+function capNotice(cap: { cap: number; held: number }): string {
+  const held =
+    cap.held > 0
+      ? ` ${cap.held} more ${cap.held === 1 ? 'is' : 'are'} held for tomorrow's first email`
+      : ' Later matches today wait for tomorrow’s first email';
+  return `You reached today's limit of ${cap.cap} matches by email.${held}; none is lost, and all are in your dashboard now. A narrower query keeps the emails useful.`;
+}
+
+function heldNotice(count: number): string {
+  return `This email carries ${count} ${count === 1 ? 'match' : 'matches'} held over from an earlier day's limit.`;
 }
 
 /** Text with its hits wrapped in *stars*, for the plain-text part. */
@@ -266,41 +329,67 @@ mark{background:#854d0e !important;color:#fef9c3 !important}
 @media (max-width:480px){.wrap{padding:12px 6px}.card{padding:14px;border-radius:8px}h1{font-size:18px}}
 `;
 
+function renderHtmlEntry(input: AlertEmailInput, entry: AlertEntry, caughtBy: EmailMonitor[]) {
+  const e = escapeHtml;
+  const match = entry.lead.match;
+  const single = entry.thread === null;
+  const permalink = safeHref(entry.thread ? entry.thread.permalink : match.permalink);
+  const link = safeHref(match.url);
+  const headline = marked(headlineSegments(entry));
+  const title = permalink ? `<a href="${e(permalink)}">${headline}</a>` : headline;
+  const meta = (
+    single
+      ? describeEntry(entry.lead, input.timeZone, (name) => `by ${name}`)
+      : describeConversation(entry, input.timeZone)
+  )
+    .map((part) => e(part))
+    .join(' · ');
+  const caught = describeCaughtBy(caughtBy);
+  const snippets = shownSnippets(entry).map((item) => {
+    const href = safeHref(item.match.permalink);
+    const by = item.match.author ? ` — ${e(item.match.author)}` : '';
+    const tail = single ? '' : href ? ` <a href="${e(href)}">${by || ' — open'}</a>` : by;
+    return `<p class="snippet">${marked(snippetSegments(item))}${tail}</p>`;
+  });
+  const also = describeAlsoOn(entry.alsoOn);
+  const alsoLinks = entry.alsoOn
+    .map((other) => {
+      const href = safeHref(other.permalink);
+      const label = e(
+        other.community
+          ? `${SOURCE_LABELS[other.source]} (${formatCommunity(other.source, other.community)})`
+          : SOURCE_LABELS[other.source],
+      );
+      return href ? `<a href="${e(href)}">${label}</a>` : label;
+    })
+    .join(', ');
+  const links = [
+    permalink
+      ? `<a href="${e(permalink)}">${entry.thread ? 'Open the thread' : `Open on ${e(SOURCE_LABELS[match.source])}`}</a>`
+      : '',
+    link && link !== permalink ? `<a href="${e(link)}">Linked page</a>` : '',
+    `<a href="${e(monitorAlertsUrl(input.links.alerts, match.monitorId))}">In Earshot</a>`,
+    input.links.rate ? `<a href="${e(input.links.rate(match.id, 'relevant'))}">Relevant</a>` : '',
+    input.links.rate
+      ? `<a href="${e(input.links.rate(match.id, 'irrelevant'))}">Not relevant</a>`
+      : '',
+  ]
+    .filter(Boolean)
+    .join(' &nbsp;·&nbsp; ');
+  return `<div class="match"><p class="title">${title}</p><p class="meta">${meta}</p>${caught ? `<p class="meta">${e(caught)}</p>` : ''}${snippets.join('')}${also ? `<p class="meta">Also on ${alsoLinks}</p>` : ''}<p class="links">${links}</p></div>`;
+}
+
 function renderHtml(input: AlertEmailInput, subject: string, groups: Group[], more: number) {
   const e = escapeHtml;
   const body: string[] = [];
+  if (input.heldOver) body.push(`<p class="notice">${e(heldNotice(input.heldOver))}</p>`);
   for (const group of groups) {
     body.push(
       `<h2><a class="group" href="${e(monitorAlertsUrl(input.links.alerts, group.monitor.id))}">${e(monitorLabel(group.monitor))}</a> <span class="meta">· ${group.monitor.count} new</span></h2>`,
       `<p class="query">${e(group.monitor.query)}</p>`,
     );
-    for (const { item, caughtBy } of group.entries) {
-      const match = item.match;
-      const text = entryText(item);
-      const permalink = safeHref(match.permalink);
-      const link = safeHref(match.url);
-      const headline = marked(text.headline);
-      const title = permalink ? `<a href="${e(permalink)}">${headline}</a>` : headline;
-      const meta = describeEntry(item, input.timeZone, (name) => `by ${name}`)
-        .map((part) => e(part))
-        .join(' · ');
-      const caught = describeCaughtBy(caughtBy);
-      const links = [
-        permalink ? `<a href="${e(permalink)}">Open on ${e(SOURCE_LABELS[match.source])}</a>` : '',
-        link && link !== permalink ? `<a href="${e(link)}">Linked page</a>` : '',
-        `<a href="${e(monitorAlertsUrl(input.links.alerts, match.monitorId))}">In Earshot</a>`,
-        input.links.rate
-          ? `<a href="${e(input.links.rate(match.id, 'relevant'))}">Relevant</a>`
-          : '',
-        input.links.rate
-          ? `<a href="${e(input.links.rate(match.id, 'irrelevant'))}">Not relevant</a>`
-          : '',
-      ]
-        .filter(Boolean)
-        .join(' &nbsp;·&nbsp; ');
-      body.push(
-        `<div class="match"><p class="title">${title}</p><p class="meta">${meta}</p>${caught ? `<p class="meta">${e(caught)}</p>` : ''}${item.snippet ? `<p class="snippet">${marked(text.snippet)}</p>` : ''}<p class="links">${links}</p></div>`,
-      );
+    for (const { entry, caughtBy } of group.entries) {
+      body.push(renderHtmlEntry(input, entry, caughtBy));
     }
   }
   if (more > 0) {

@@ -13,18 +13,23 @@ export type BatchState<T> = {
   readonly now: Date;
   /** The recipient's local day now (`localDay`), and the day and count the cap last counted. */
   readonly today: string;
+  /** The start of the recipient's next local day, when a full cap makes room again. */
+  readonly tomorrow: Date;
   readonly cap: { readonly limit: number; readonly day: string | null; readonly count: number };
 };
 
-/** The decision: wait until `dueAt`, or send `covered` now and let the rest go (over the cap). */
+/**
+ * The decision: wait until `dueAt`, or send `covered` now and hold the rest (over the cap) for
+ * the next message, their flags left set.
+ */
 export type BatchPlan<T> =
   | { readonly due: false; readonly pendingSince: Date; readonly dueAt: Date }
   | {
       readonly due: true;
       /** The matches to send, oldest first, as many as today's cap leaves room for. */
       readonly covered: readonly T[];
-      /** Matches over the cap: in the dashboard only. */
-      readonly left: number;
+      /** Matches over the cap: still waiting, for the first message once the cap makes room. */
+      readonly held: number;
       /** The cap's day and count once `covered` is sent. */
       readonly capDay: string;
       readonly capCount: number;
@@ -33,20 +38,22 @@ export type BatchPlan<T> =
     };
 
 /**
- * The batching and the daily cap both deciders share (docs/decisions/0015-delivery-outbox.md):
- * the batch opens when its first match is seen and is due by the alert mode's rule; once due,
- * it covers as many waiting matches as the day's cap leaves room for, and the rest are let go.
+ * The batching and the daily cap both deciders share (docs/decisions/0015-delivery-outbox.md,
+ * decision 0037): the batch opens when its first match is seen and is due by the alert mode's
+ * rule; once due, it covers as many waiting matches as the day's cap leaves room for, and the
+ * rest stay waiting: a batch that finds today's cap full waits for the next local day.
  */
 export function planBatch<T>(state: BatchState<T>): BatchPlan<T> {
   const pendingSince = state.pendingSince ?? state.now;
-  const dueAt = state.dueAt(pendingSince);
-  if (dueAt.getTime() > state.now.getTime()) return { due: false, pendingSince, dueAt };
   const used = state.cap.day === state.today ? state.cap.count : 0;
+  const ruleDue = state.dueAt(pendingSince);
+  const dueAt = used >= state.cap.limit && state.tomorrow > ruleDue ? state.tomorrow : ruleDue;
+  if (dueAt.getTime() > state.now.getTime()) return { due: false, pendingSince, dueAt };
   const covered = state.pending.slice(0, Math.max(0, state.cap.limit - used));
   return {
     due: true,
     covered,
-    left: state.pending.length - covered.length,
+    held: state.pending.length - covered.length,
     capDay: state.today,
     capCount: used + covered.length,
     capReached: used + covered.length >= state.cap.limit,

@@ -6,11 +6,12 @@ import { users } from '../db/schema/users.ts';
 import { HELD_BACK_SQL } from '../matches/relevance-held.ts';
 import { matchColumns, toMatch } from '../matches/to-match.ts';
 import { isTimeZone } from '../shared/user.ts';
-import { MAX_LISTED, renderAlertEmail } from './alert-email.ts';
+import { renderAlertEmail } from './alert-email.ts';
 import { clearPending, planBatch } from './batch.ts';
 import { type DeliveryContext, deliveryLinks, unsubscribeHeaders } from './delivery-context.ts';
 import { queueMessage } from './outbox.ts';
-import { dueAt, localDay } from './schedule.ts';
+import { planRhythms, rhythmOf } from './rhythm.ts';
+import { localDay, nextLocalTime } from './schedule.ts';
 
 const USERS_PER_PASS = 500;
 
@@ -20,7 +21,8 @@ const USERS_PER_PASS = 500;
  * matches of muted monitors and those under their monitor's relevance threshold (and all of them
  * when alerts are off); opens the batch when it first
  * sees matches; once the batch is due for the user's mode, writes one outbox row covering every
- * waiting match up to the daily cap and clears their flags. Matches committed by another process
+ * waiting match up to the daily cap and clears their flags; matches over the cap keep theirs
+ * and lead the next email (decision 0037), which says how many it carries over. Matches committed by another process
  * meanwhile are still flagged and wait for the next batch, so none is skipped or covered twice.
  */
 export async function decideEmails(ctx: DeliveryContext): Promise<{ queued: number }> {
@@ -71,38 +73,79 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
         .where(eq(emailDeliveryState.userId, userId));
       return false;
     }
-    const muted = tx
+    // Muted monitors and feed-only ones send no email.
+    const silent = tx
       .select({ id: monitors.id })
       .from(monitors)
-      .where(and(eq(monitors.userId, userId), eq(monitors.emailMuted, true)));
+      .where(
+        and(
+          eq(monitors.userId, userId),
+          or(eq(monitors.emailMuted, true), eq(monitors.delivery, 'feed')),
+        ),
+      );
     await tx
       .update(matches)
       .set({ emailPending: false })
-      .where(and(pendingOf, or(inArray(matches.monitorId, muted), sql.raw(HELD_BACK_SQL))));
+      .where(and(pendingOf, or(inArray(matches.monitorId, silent), sql.raw(HELD_BACK_SQL))));
 
-    const pending = await tx
-      .select({ id: matches.id, monitorId: matches.monitorId })
+    const rows = await tx
+      .select({ id: matches.id, monitorId: matches.monitorId, delivery: monitors.delivery })
       .from(matches)
+      .innerJoin(monitors, eq(monitors.id, matches.monitorId))
       .where(pendingOf)
       .orderBy(asc(matches.id));
+    const mode = user.emailAlerts;
+    const pending = rows.flatMap((row) => {
+      const rhythm = rhythmOf(row.delivery, mode);
+      return rhythm ? [{ id: row.id, monitorId: row.monitorId, rhythm }] : [];
+    });
     if (pending.length === 0) {
-      if (state?.pendingSince) {
+      if (state?.pendingSince || Object.keys(state?.batches ?? {}).length > 0) {
         await tx
           .update(emailDeliveryState)
-          .set({ pendingSince: null, dueAt: null, dueFor: null })
+          .set({ pendingSince: null, dueAt: null, dueFor: null, batches: {} })
           .where(eq(emailDeliveryState.userId, userId));
       }
       return false;
     }
     const timeZone = isTimeZone(user.timezone) ? user.timezone : 'UTC';
-    const mode = user.emailAlerts;
+    // A batch opened before rhythms per monitor has only `pendingSince`: the user's mode's.
+    const opened = { ...(state?.batches ?? {}) };
+    if (state?.pendingSince && opened[mode] === undefined) {
+      opened[mode] = state.pendingSince.toISOString();
+    }
+    const rhythms = planRhythms({
+      rhythms: new Set(pending.map((match) => match.rhythm)),
+      batches: opened,
+      now,
+      timeZone,
+      quietHours: user.quietHours ?? null,
+      batchSeconds: config.ALERT_BATCH_SECONDS,
+    });
+    const waitUntil = async (next: Date | null, batches: Record<string, string>) => {
+      const since = Object.values(batches).sort()[0];
+      await tx
+        .update(emailDeliveryState)
+        .set({
+          pendingSince: since ? new Date(since) : null,
+          dueAt: next,
+          dueFor: `${mode}|${user.timezone}`,
+          batches,
+        })
+        .where(eq(emailDeliveryState.userId, userId));
+    };
+    const candidates = pending.filter((match) => rhythms.due.includes(match.rhythm));
+    if (candidates.length === 0) {
+      await waitUntil(rhythms.nextDue, { ...rhythms.batches });
+      return false;
+    }
     const plan = planBatch({
-      pending,
-      pendingSince: state?.pendingSince ?? null,
-      dueAt: (pendingSince) =>
-        dueAt({ mode, pendingSince, timeZone, batchSeconds: config.ALERT_BATCH_SECONDS }),
+      pending: candidates,
+      pendingSince: now,
+      dueAt: (since) => since,
       now,
       today: localDay(now, timeZone),
+      tomorrow: nextLocalTime(now, timeZone, 0),
       cap: {
         limit: config.EMAIL_DAILY_CAP,
         day: state?.capDay ?? null,
@@ -110,34 +153,41 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
       },
     });
     if (!plan.due) {
-      await tx
-        .update(emailDeliveryState)
-        .set({
-          pendingSince: plan.pendingSince,
-          dueAt: plan.dueAt,
-          dueFor: `${mode}|${user.timezone}`,
-        })
-        .where(eq(emailDeliveryState.userId, userId));
+      // Today's cap is full: everything due waits for the next local day.
+      const next = rhythms.nextDue && rhythms.nextDue < plan.dueAt ? rhythms.nextDue : plan.dueAt;
+      await waitUntil(next, { ...rhythms.batches });
       return false;
     }
 
+    // Only what this email covers: matches over the cap keep their flag for the next one.
     await clearPending(
       tx,
       'emailPending',
-      pending.map((m) => m.id),
+      plan.covered.map((m) => m.id),
     );
+    // The rhythms sent close their batch, unless the cap held some of their matches back.
+    const coveredIds = new Set(plan.covered.map((match) => match.id));
+    const left = { ...rhythms.batches };
+    for (const rhythm of rhythms.due) {
+      const held = candidates.some((m) => m.rhythm === rhythm && !coveredIds.has(m.id));
+      if (!held) delete left[rhythm];
+    }
+    const since = Object.values(left).sort()[0];
     await tx
       .update(emailDeliveryState)
       .set({
-        pendingSince: null,
-        dueAt: null,
-        dueFor: null,
+        pendingSince: since ? new Date(since) : null,
+        dueAt: plan.held > 0 ? null : rhythms.nextDue,
+        dueFor: plan.held > 0 ? null : `${mode}|${user.timezone}`,
+        batches: left,
         capDay: plan.capDay,
         capCount: plan.capCount,
+        heldCount: plan.covered.length > 0 ? plan.held : (state?.heldCount ?? 0),
       })
       .where(eq(emailDeliveryState.userId, userId));
     const { covered } = plan;
     if (covered.length === 0) return false;
+    const heldOver = Math.min(state?.heldCount ?? 0, covered.length);
 
     const counts = new Map<string, number>();
     for (const match of covered)
@@ -146,7 +196,8 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
       .select({ id: monitors.id, name: monitors.name, query: monitors.query })
       .from(monitors)
       .where(inArray(monitors.id, [...counts.keys()]));
-    const listedIds = covered.slice(0, MAX_LISTED).map((m) => m.id);
+    // Every covered match (at most the daily cap): the email groups them into entries first.
+    const listedIds = covered.map((m) => m.id);
     const listed = await tx
       .select(matchColumns)
       .from(matches)
@@ -160,7 +211,8 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
       monitors: monitorRows.map((row) => ({ ...row, count: counts.get(row.id) ?? 0 })),
       listed: listed.map(toMatch),
       total: covered.length,
-      capReached: plan.capReached ? { cap: config.EMAIL_DAILY_CAP, left: plan.left } : null,
+      capReached: plan.capReached ? { cap: config.EMAIL_DAILY_CAP, held: plan.held } : null,
+      heldOver,
       links: {
         alerts: links.alerts,
         settings: links.settings,

@@ -5,10 +5,14 @@ import { describeError } from '../platform/describe-error.ts';
 import type { DeliveryContext } from './delivery-context.ts';
 
 /** How one attempt went. `permanent` failures are not retried (a 5xx from SMTP, a gone webhook). */
-export type SendOutcome =
+export type SendOutcome = (
   | { status: 'sent' }
   | { status: 'failed'; error: string; permanent: boolean }
-  | { status: 'cancelled'; reason: string };
+  | { status: 'cancelled'; reason: string }
+) & {
+  /** The other side's status code, when it answered (HTTP for webhooks, SMTP for email). */
+  responseStatus?: number;
+};
 
 /** One way to send per channel (email, webhook). */
 export type ChannelSender = (row: OutboxRow, ctx: DeliveryContext) => Promise<SendOutcome>;
@@ -56,17 +60,28 @@ export async function drainOutbox(
   const tally = { sent: 0, failed: 0, retrying: 0, cancelled: 0 };
   for (const row of claimed.sort((a, b) => a.id - b.id)) {
     let outcome: SendOutcome;
+    const started = performance.now();
     try {
       outcome = await senders[row.channel](row, ctx);
     } catch (error) {
       outcome = { status: 'failed', error: describeError(error), permanent: false };
     }
     const finished = ctx.clock.now();
+    // The attempt as the history shows it (docs/webhooks.md, "History"): a cancelled row was
+    // never tried, so it keeps the last attempt it had.
+    const attempt =
+      outcome.status === 'cancelled'
+        ? {}
+        : {
+            lastAttemptAt: finished,
+            lastResponseStatus: outcome.responseStatus ?? null,
+            lastDurationMs: Math.round(performance.now() - started),
+          };
     if (outcome.status === 'sent') {
       tally.sent++;
       await ctx.db
         .update(deliveryOutbox)
-        .set({ status: 'sent', sentAt: finished, leaseUntil: null, lastError: null })
+        .set({ status: 'sent', sentAt: finished, leaseUntil: null, lastError: null, ...attempt })
         .where(eq(deliveryOutbox.id, row.id));
     } else if (outcome.status === 'cancelled') {
       tally.cancelled++;
@@ -82,7 +97,12 @@ export async function drainOutbox(
       );
       await ctx.db
         .update(deliveryOutbox)
-        .set({ status: 'failed', leaseUntil: null, lastError: outcome.error.slice(0, 500) })
+        .set({
+          status: 'failed',
+          leaseUntil: null,
+          lastError: outcome.error.slice(0, 500),
+          ...attempt,
+        })
         .where(eq(deliveryOutbox.id, row.id));
     } else {
       tally.retrying++;
@@ -103,6 +123,7 @@ export async function drainOutbox(
           leaseUntil: null,
           lastError: outcome.error.slice(0, 500),
           nextAttemptAt: new Date(finished.getTime() + wait * 1000),
+          ...attempt,
         })
         .where(eq(deliveryOutbox.id, row.id));
     }

@@ -1,13 +1,17 @@
-import type { EmailAlertMode } from '../shared/user.ts';
+import type { QuietHours } from '../shared/user.ts';
+
+/** How often a batch goes out: the user's email modes, and `weekly` for a monitor's rhythm. */
+export type Rhythm = 'instant' | 'hourly' | 'daily' | 'weekly';
 
 /**
  * When a batch of waiting matches is due, per alert mode (docs/product.md, "Delivery"): `instant`
- * a batch window after the first match was seen, `hourly` at the next full hour and `daily` at
- * the next 08:00, both on the user's wall clock (so a half-hour zone gets its digest at :30 UTC
- * and a DST change moves the daily email with the clock on the wall, not with UTC).
+ * a batch window after the first match was seen, `hourly` at the next full hour, `daily` at
+ * the next 08:00 and `weekly` at the next Monday 08:00, all on the user's wall clock (so a
+ * half-hour zone gets its digest at :30 UTC and a DST change moves the daily email with the clock
+ * on the wall, not with UTC).
  */
 export function dueAt(input: {
-  mode: Exclude<EmailAlertMode, 'off'>;
+  mode: Rhythm;
   pendingSince: Date;
   timeZone: string;
   batchSeconds: number;
@@ -19,7 +23,42 @@ export function dueAt(input: {
       return nextLocalHour(input.pendingSince, input.timeZone);
     case 'daily':
       return nextLocalTime(input.pendingSince, input.timeZone, DAILY_HOUR);
+    case 'weekly': {
+      let next = nextLocalTime(input.pendingSince, input.timeZone, DAILY_HOUR);
+      while (localWeekday(next, input.timeZone) !== MONDAY) {
+        next = nextLocalTime(next, input.timeZone, DAILY_HOUR);
+      }
+      return next;
+    }
   }
+}
+
+const MONDAY = 1;
+
+/** The local day of the week at `instant`, 0 (Sunday) to 6. */
+function localWeekday(instant: Date, timeZone: string): number {
+  const { year, month, day } = localParts(instant, timeZone);
+  return new Date(Date.UTC(year, month - 1, day)).getUTCDay();
+}
+
+const minutesOf = (clock: string): number => {
+  const [hours, minutes] = clock.split(':').map(Number);
+  return (hours ?? 0) * 60 + (minutes ?? 0);
+};
+
+/**
+ * When the quiet hours around `instant` end, on the user's wall clock; null when `instant` is
+ * not in them. A span whose end is earlier than its start runs overnight ("22:00" to "07:00").
+ */
+export function quietUntil(instant: Date, timeZone: string, quiet: QuietHours): Date | null {
+  if (!quiet) return null;
+  const local = localParts(instant, timeZone);
+  const now = local.hour * 60 + local.minute;
+  const start = minutesOf(quiet.start);
+  const end = minutesOf(quiet.end);
+  const inside = start < end ? now >= start && now < end : now >= start || now < end;
+  if (!inside) return null;
+  return nextLocalTime(instant, timeZone, Math.floor(end / 60), end % 60);
 }
 
 export const DAILY_HOUR = 8;
@@ -78,17 +117,17 @@ function offsetAt(instant: Date, timeZone: string): number {
  * The instant the wall clock in `timeZone` shows the given time. Two passes settle the offset
  * around a DST change; a time skipped by the change lands just after it.
  */
-function fromLocal(timeZone: string, y: number, m: number, d: number, h: number): Date {
-  const wall = Date.UTC(y, m - 1, d, h);
+function fromLocal(timeZone: string, y: number, m: number, d: number, h: number, minute = 0): Date {
+  const wall = Date.UTC(y, m - 1, d, h, minute);
   let guess = wall - offsetAt(new Date(wall), timeZone);
   guess = wall - offsetAt(new Date(guess), timeZone);
   return new Date(guess);
 }
 
-/** The first instant after `after` at which the local clock shows `hour`:00. */
-export function nextLocalTime(after: Date, timeZone: string, hour: number): Date {
+/** The first instant after `after` at which the local clock shows `hour`:`minute`. */
+export function nextLocalTime(after: Date, timeZone: string, hour: number, minute = 0): Date {
   const today = localParts(after, timeZone);
-  const candidate = fromLocal(timeZone, today.year, today.month, today.day, hour);
+  const candidate = fromLocal(timeZone, today.year, today.month, today.day, hour, minute);
   if (candidate.getTime() > after.getTime()) return candidate;
   const tomorrow = new Date(Date.UTC(today.year, today.month - 1, today.day + 1));
   return fromLocal(
@@ -97,6 +136,7 @@ export function nextLocalTime(after: Date, timeZone: string, hour: number): Date
     tomorrow.getUTCMonth() + 1,
     tomorrow.getUTCDate(),
     hour,
+    minute,
   );
 }
 

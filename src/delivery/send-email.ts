@@ -41,7 +41,12 @@ export async function sendEmail(row: OutboxRow, ctx: DeliveryContext): Promise<S
     const responseCode =
       error instanceof Error && 'responseCode' in error ? Number(error.responseCode) : 0;
     // 5xx: the relay refuses this message for good (bad address, policy); 4xx and network: later.
-    return { status: 'failed', error: describeError(error), permanent: responseCode >= 500 };
+    return {
+      status: 'failed',
+      error: describeError(error),
+      permanent: responseCode >= 500,
+      ...(responseCode > 0 ? { responseStatus: responseCode } : {}),
+    };
   }
 }
 

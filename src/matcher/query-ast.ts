@@ -68,6 +68,8 @@ export interface CommunityNode {
   readonly name: string;
   /** Written as `feed:"name"` (with `site:feeds` beside it): a feed's name, not a subreddit. */
   readonly feed?: true;
+  /** Written as `repo:owner/name` (with `site:github` beside it): a GitHub repository. */
+  readonly repo?: true;
 }
 
 /** `author:name`; the name is lower-cased. */

@@ -26,6 +26,7 @@ export function formatQuery(node: QueryNode): string {
     case 'site':
       return `site:${node.source}`;
     case 'community':
+      if (node.repo) return `repo:${node.name}`;
       return node.feed ? `feed:"${node.name}"` : `subreddit:${node.name}`;
     case 'author':
       return `author:${node.name}`;

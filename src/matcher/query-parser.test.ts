@@ -30,6 +30,17 @@ describe('parseQuery: every row of the syntax table (docs/product.md, "The query
     ['negated subreddit', 'rust -subreddit:playrust', 'rust -subreddit:playrust'],
     ['author', 'author:PG', 'author:pg'],
     ['negated author', 'rust -author:AutoModerator', 'rust -author:automoderator'],
+    [
+      'repository',
+      'repo:Sigmavirus24/github3.py release',
+      'site:github repo:sigmavirus24/github3.py release',
+    ],
+    [
+      'repository by its address',
+      'repo:https://github.com/facebook/react/',
+      'site:github repo:facebook/react',
+    ],
+    ['negated repository', 'bug -repo:a/b', 'bug -(site:github repo:a/b)'],
     ['title', 'title:trump', 'title:trump'],
     ['title with a phrase', 'title:"Show HN"', 'title:"show hn"'],
     ['title with a group', 'title:(rust OR go)', 'title:(rust OR go)'],
@@ -93,10 +104,16 @@ describe('parseQuery: errors a non-programmer understands', () => {
     [
       'site:myspace',
       0,
-      'Unknown site \u201cmyspace\u201d: use site:hackernews, site:reddit, site:lobsters, site:devto, site:mastodon, site:github, site:feeds, site:bluesky.',
+      'Unknown site \u201cmyspace\u201d: use site:hackernews, site:reddit, site:lobsters, site:devto, site:mastodon, site:github, site:feeds, site:bluesky, site:stackoverflow.',
     ],
     ['site: rust', 0, 'Write a name right after site:, like site:reddit.'],
     ['author:', 0, 'Write a name right after author:, like author:pg.'],
+    ['repo: rust', 0, 'Write a name right after repo:, like repo:facebook/react.'],
+    [
+      'repo:react bug',
+      0,
+      'Write a repository as owner/name after repo:, like repo:facebook/react (not \u201creact\u201d).',
+    ],
     ['r/', 0, 'Write a name right after r/, like r/rust.'],
     ['title: rust', 0, 'Write the word right after title:, like title:rust.'],
     [

@@ -14,7 +14,7 @@ export class QuerySyntaxError extends Error {
 }
 
 const MAX_DEPTH = 32;
-const FIELD = /^(title|site|subreddit|author|feed):$/iu;
+const FIELD = /^(title|site|subreddit|author|feed|repo):$/iu;
 const REDDIT_PREFIX = /^\/?r\//iu;
 const OPEN_QUOTES = new Set(['"', '\u201c', '\u201d', '\u201e']);
 const CLOSE_QUOTES = new Set(['"', '\u201c', '\u201d']);
@@ -390,7 +390,11 @@ class Parser {
     const value = this.readToken();
     if (value === '') {
       const example =
-        name === 'site' ? 'site:reddit' : `${name}:${name === 'author' ? 'pg' : 'rust'}`;
+        name === 'site'
+          ? 'site:reddit'
+          : name === 'repo'
+            ? 'repo:facebook/react'
+            : `${name}:${name === 'author' ? 'pg' : 'rust'}`;
       throw new QuerySyntaxError(`Write a name right after ${name}:, like ${example}.`, start);
     }
     if (name === 'site') {
@@ -404,6 +408,7 @@ class Parser {
       return { type: 'site', source };
     }
     if (name === 'subreddit') return this.communityNode(value.replace(/^\/?r\//iu, ''), start);
+    if (name === 'repo') return repoNode(value, start);
     return { type: 'author', name: normaliseName(value.replace(/^\/?u\//iu, '')) };
   }
 
@@ -452,6 +457,32 @@ class Parser {
     }
     return { type: 'community', name: normaliseName(name) };
   }
+}
+
+/** A GitHub repository as `owner/name` (also its address on github.com). */
+const REPOSITORY =
+  /^(?:https?:\/\/)?(?:www\.)?(?:github\.com\/)?([a-z0-9-]{1,39}\/[a-z0-9._-]{1,100})\/?$/iu;
+
+/**
+ * `repo:owner/name`: items of that GitHub repository, whose community it is; the same as
+ * `site:github` with that community. A monitor naming one also makes the GitHub source read the
+ * repository's issues and comments (decision 0042).
+ */
+function repoNode(value: string, start: number): QueryNode {
+  const match = REPOSITORY.exec(value);
+  if (match === null) {
+    throw new QuerySyntaxError(
+      `Write a repository as owner/name after repo:, like repo:facebook/react (not ${quote(value)}).`,
+      start,
+    );
+  }
+  return {
+    type: 'and',
+    children: [
+      { type: 'site', source: 'github' },
+      { type: 'community', name: normaliseName(match[1] as string), repo: true },
+    ],
+  };
 }
 
 /** Community and author names compare case-insensitively, as Reddit does. */

@@ -2,8 +2,9 @@ import { SOURCE_DESCRIPTORS } from '../shared/sources.ts';
 import { type QueryNode, SOURCES, type Source } from './query-ast.ts';
 
 /**
- * The sources whose items have a community (a subreddit, a DEV tag): `subreddit:` and `r/` match
- * only there; `feed:"…"` names a feed's, on the feeds site.
+ * The sources whose items have a community (a subreddit, a DEV or Stack Overflow tag): `subreddit:` and `r/` match
+ * only there; `feed:"…"` names a feed's, on the feeds site, and `repo:owner/name` a GitHub
+ * repository's.
  */
 const COMMUNITY_SOURCES: readonly Source[] = SOURCE_DESCRIPTORS.filter(
   (descriptor) => descriptor.communityPrefix !== '',
@@ -27,6 +28,7 @@ function canMatch(node: QueryNode): Set<Source> {
     case 'site':
       return new Set([node.source]);
     case 'community':
+      if (node.repo) return new Set(['github']);
       return new Set(node.feed ? ['feeds'] : COMMUNITY_SOURCES);
     case 'and':
       return intersect(node.children.map(canMatch));
@@ -65,4 +67,19 @@ function unite(sets: Set<Source>[]): Set<Source> {
 
 function without(set: Set<Source>): Set<Source> {
   return new Set(SOURCES.filter((source) => !set.has(source)));
+}
+
+/**
+ * The GitHub repositories (`owner/name`, lower case) a query names with `repo:`, outside any
+ * `-`: those whose issues and comments the GitHub source reads for it (decision 0042).
+ */
+export function queryRepositories(query: QueryNode): string[] {
+  const names = new Set<string>();
+  const visit = (node: QueryNode): void => {
+    if (node.type === 'community' && node.repo) names.add(node.name);
+    else if (node.type === 'and' || node.type === 'or') node.children.forEach(visit);
+    else if (node.type === 'title') visit(node.child);
+  };
+  visit(query);
+  return [...names];
 }

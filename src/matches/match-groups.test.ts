@@ -28,6 +28,7 @@ function matchOfStory(fields: Partial<Match>): Match {
     title,
     titleHighlights: [],
     threadTitle: null,
+    threadId: null,
     snippet: '',
     highlights: [],
     hitFields: [],

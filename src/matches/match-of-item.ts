@@ -12,6 +12,7 @@ export type MatchedItem = Pick<
   | 'kind'
   | 'title'
   | 'threadTitle'
+  | 'threadId'
   | 'body'
   | 'url'
   | 'permalink'
@@ -29,6 +30,7 @@ export type ItemMatch = Pick<
   | 'title'
   | 'titleHighlights'
   | 'threadTitle'
+  | 'threadId'
   | 'snippet'
   | 'highlights'
   | 'hitFields'
@@ -56,6 +58,7 @@ export function matchOfItem(item: MatchedItem, highlights: readonly Highlight[])
     title: item.title,
     titleHighlights: highlights.filter((hit) => hit.field === 'title').map(pair),
     threadTitle: item.threadTitle,
+    threadId: item.threadId,
     snippet: snippet.text,
     highlights: snippet.highlights.map(pair),
     hitFields: HIT_FIELDS.filter((field) => highlights.some((hit) => hit.field === field)),

@@ -23,6 +23,7 @@ export function sampleMatch(input: {
     kind: 'post',
     title: input.title,
     threadTitle: null,
+    threadId: 'sample',
     body: input.body,
     url: null,
     permalink: 'https://news.ycombinator.com/',

@@ -74,6 +74,7 @@ async function insertMatches(
         ${column((m) => m.title)}::text[],
         ${column((m) => JSON.stringify(m.titleHighlights))}::text[],
         ${column((m) => m.threadTitle)}::text[],
+        ${column((m) => m.threadId)}::text[],
         ${column((m) => m.snippet)}::text[],
         ${column((m) => JSON.stringify(m.highlights))}::text[],
         ${column((m) => JSON.stringify(m.hitFields))}::text[],
@@ -86,7 +87,7 @@ async function insertMatches(
         ${sql.param(scores.map((score) => score.relevance))}::real[],
         ${sql.param(scores.map((score) => JSON.stringify(score.reasons)))}::text[]
       ) with ordinality as r(monitor_id, source, external_id, kind, title, title_highlights,
-        thread_title, snippet, highlights, hit_fields, url, permalink, author, community,
+        thread_title, thread_id, snippet, highlights, hit_fields, url, permalink, author, community,
         item_created_at, search, relevance, relevance_reasons, ord)
       -- A lookup by key for each row: a join would read every monitor into a hash first.
       cross join lateral (select ${monitors.userId}, ${monitors.hourStartedAt}, ${monitors.hourMatches}
@@ -94,10 +95,10 @@ async function insertMatches(
     ),
     inserted as (
       insert into ${matches} (user_id, monitor_id, source, external_id, kind, title,
-        title_highlights, thread_title, snippet, highlights, hit_fields, url, permalink, author,
-        community, item_created_at, search, relevance, relevance_reasons)
+        title_highlights, thread_title, thread_id, snippet, highlights, hit_fields, url, permalink,
+        author, community, item_created_at, search, relevance, relevance_reasons)
       select user_id, monitor_id, source, external_id, kind, title, title_highlights::jsonb,
-        thread_title, snippet, highlights::jsonb, hit_fields::jsonb, url, permalink, author,
+        thread_title, thread_id, snippet, highlights::jsonb, hit_fields::jsonb, url, permalink, author,
         community, item_created_at, search::tsvector, relevance, relevance_reasons::jsonb
       -- In the order given (ids follow the items' order), not the window's partitions.
       from hit where rank <= room order by ord

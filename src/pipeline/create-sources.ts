@@ -2,6 +2,7 @@ import type { Config } from '../config/env.ts';
 import { SOURCE_NAMES, type SourceName } from '../shared/sources.ts';
 import { isSourceConfigured } from '../sources/configured-sources.ts';
 import { createHttpClient } from '../sources/http/http-client.ts';
+import type { SourceInterests } from '../sources/plugin.ts';
 import { type SourcePluginSettings, sourcePlugin } from '../sources/registry.ts';
 import type { Source } from '../sources/source.ts';
 import type { PipelineLogger } from './logger.ts';
@@ -15,6 +16,7 @@ const USER_AGENT = 'server:earshot:0.1 (keyword alerts; +https://github.com/ears
 export function createSources(
   config: SourceSettings,
   logger: PipelineLogger,
+  interests?: SourceInterests,
 ): { readonly sources: Source[]; readonly off: SourceName[] } {
   const sources: Source[] = [];
   const off: SourceName[] = [];
@@ -35,7 +37,7 @@ export function createSources(
           'retrying a request',
         ),
     });
-    sources.push(create(config, { http }));
+    sources.push(create(config, interests ? { http, interests } : { http }));
   }
   return { sources, off };
 }

@@ -41,6 +41,7 @@ export async function ingestSource(deps: IngestSourceDeps, signal: AbortSignal):
   let lastState = tracker.state;
 
   const writeHealth = async (force: boolean) => {
+    tracker.observe(source.status?.());
     const now = Date.now();
     if (!force && tracker.state === lastState && now - lastWrite < healthWriteMs) return;
     try {

@@ -4,7 +4,7 @@ import { sourceHealth } from '../db/schema/source-health.ts';
 import { describeError } from '../platform/describe-error.ts';
 import type { SourceState } from '../shared/source-health.ts';
 import type { SourceName } from '../shared/sources.ts';
-import type { SkipCounts } from '../sources/source.ts';
+import type { SkipCounts, SourceStatus } from '../sources/source.ts';
 
 const MINUTE = 60_000;
 
@@ -25,6 +25,7 @@ export class SourceHealthTracker {
   #behindSeconds: number | null = null;
   readonly #recent: [at: number, items: number][] = [];
   readonly #skipped: Record<string, number> = {};
+  #status: SourceStatus = { note: null, queue: null };
 
   constructor(source: SourceName, pollIntervalMs: number, now: () => number = Date.now) {
     this.source = source;
@@ -57,6 +58,11 @@ export class SourceHealthTracker {
     this.#state = (this.#behindSeconds ?? 0) > lagLimit ? 'lagging' : 'ok';
   }
 
+  /** What the source says of itself (its `status()`), shown until it says otherwise. */
+  observe(status: SourceStatus | undefined): void {
+    if (status) this.#status = status;
+  }
+
   failed(error: unknown): void {
     this.#lastErrorAt = new Date(this.#now());
     this.#lastError = describeError(error);
@@ -80,6 +86,11 @@ export class SourceHealthTracker {
       itemsPerMinute: this.itemsPerMinute(),
       behindSeconds: this.#behindSeconds,
       skipped: { ...this.#skipped },
+      note: this.#status.note,
+      queue: this.#status.queue && {
+        ...this.#status.queue,
+        lagMs: this.#status.queue.lagMs === null ? null : Math.round(this.#status.queue.lagMs),
+      },
       leader,
       updatedAt: new Date(this.#now()),
     };
@@ -101,6 +112,8 @@ export async function writeNotConfigured(db: Database, source: SourceName): Prom
     lastError: null,
     itemsPerMinute: 0,
     behindSeconds: null,
+    note: null,
+    queue: null,
     updatedAt: new Date(),
   };
   await db

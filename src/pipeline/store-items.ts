@@ -36,7 +36,7 @@ export async function storeItems(db: Database, input: StoreItemsInput): Promise<
     // the lock is released at commit.
     await tx.execute(sql`select pg_advisory_xact_lock(${ADVISORY_LOCKS.itemOrder})`);
     let stored = 0;
-    const batch = await withThreadTitles(tx, input.source, input.items);
+    const batch = await withThreads(tx, input.source, input.items);
     for (let start = 0; start < batch.length; start += ROWS_PER_INSERT) {
       stored += await insertItems(tx, batch.slice(start, start + ROWS_PER_INSERT));
     }
@@ -54,39 +54,48 @@ export async function storeItems(db: Database, input: StoreItemsInput): Promise<
 }
 
 /**
- * A comment's thread title, when its site did not name it, from its parent (a post's title, or
- * the thread title of a comment): stored before, or earlier in the batch, as a site lists a
- * parent before its replies (Hacker News ids grow, Reddit and DEV trees are read parent first).
+ * A comment's thread, when its site did not name it, from its parent: the title (a post's
+ * title, or the thread title of a comment) and the thread's id (a post's own external id, or
+ * the thread id of a comment), from a parent stored before or earlier in the batch, as a site
+ * lists a parent before its replies (Hacker News ids grow, Reddit and DEV trees are read parent
+ * first). A post is its own thread.
  */
-async function withThreadTitles(
+async function withThreads(
   tx: Pick<Database, 'execute'>,
   source: SourceName,
   batch: readonly NormalisedItem[],
 ): Promise<NormalisedItem[]> {
+  const unknown = (item: NormalisedItem) =>
+    item.parentExternalId !== null && (item.threadTitle === null || !item.threadId);
   const parents = [
-    ...new Set(
-      batch.flatMap((item) =>
-        item.threadTitle === null && item.parentExternalId !== null ? [item.parentExternalId] : [],
-      ),
-    ),
+    ...new Set(batch.flatMap((item) => (unknown(item) ? [item.parentExternalId as string] : []))),
   ];
-  const threadOf = new Map<string, string | null>();
+  type Thread = { title: string | null; id: string | null };
+  const threadOf = new Map<string, Thread>();
   if (parents.length > 0) {
-    const stored = rowsOf<{ external_id: string; thread: string | null }>(
+    const stored = rowsOf<{ external_id: string; title: string | null; thread_id: string | null }>(
       await tx.execute(sql`
-        select external_id, case when kind = 'post' then title else thread_title end as thread
+        select external_id,
+          case when kind = 'post' then title else thread_title end as title,
+          case when kind = 'post' then external_id else thread_id end as thread_id
         from ${items}
         where source = ${source} and external_id = any(${sql.param(parents)}::text[])`),
     );
-    for (const row of stored) threadOf.set(row.external_id, row.thread);
+    for (const row of stored)
+      threadOf.set(row.external_id, { title: row.title, id: row.thread_id });
   }
   return batch.map((item) => {
-    let threadTitle = item.threadTitle;
-    if (threadTitle === null && item.parentExternalId !== null) {
-      threadTitle = threadOf.get(item.parentExternalId) ?? null;
+    if (item.kind === 'post') {
+      threadOf.set(item.externalId, { title: item.title, id: item.externalId });
+      return { ...item, threadId: item.externalId };
     }
-    threadOf.set(item.externalId, item.kind === 'post' ? item.title : threadTitle);
-    return threadTitle === item.threadTitle ? item : { ...item, threadTitle };
+    const parent = item.parentExternalId === null ? undefined : threadOf.get(item.parentExternalId);
+    const thread: Thread = {
+      title: item.threadTitle ?? parent?.title ?? null,
+      id: item.threadId || (parent?.id ?? null),
+    };
+    threadOf.set(item.externalId, thread);
+    return { ...item, threadTitle: thread.title, threadId: thread.id };
   });
 }
 
@@ -101,9 +110,9 @@ async function insertItems(
   const column = <T>(read: (row: NormalisedItem) => T) => sql.param(rows.map(read));
   const result = await tx.execute(sql`
     insert into ${items} (source, external_id, kind, title, body, url, permalink, author,
-      community, parent_external_id, thread_title, created_at, feed_id, search)
+      community, parent_external_id, thread_title, thread_id, created_at, feed_id, search)
     select source, external_id, kind, title, body, url, permalink, author, community,
-      parent_external_id, thread_title, created_at, feed_id, search_text::tsvector
+      parent_external_id, thread_title, thread_id, created_at, feed_id, search_text::tsvector
     from unnest(
       ${column((row) => row.source)}::text[],
       ${column((row) => row.externalId)}::text[],
@@ -116,11 +125,12 @@ async function insertItems(
       ${column((row) => row.community)}::text[],
       ${column((row) => row.parentExternalId)}::text[],
       ${column((row) => row.threadTitle)}::text[],
+      ${column((row) => row.threadId ?? null)}::text[],
       ${column((row) => new Date(row.createdAt).toISOString())}::timestamptz[],
       ${column((row) => row.feedId ?? null)}::bigint[],
       ${column((row) => searchDocumentLiteral(row.title, row.body, row.url))}::text[]
     ) as r(source, external_id, kind, title, body, url, permalink, author, community,
-      parent_external_id, thread_title, created_at, feed_id, search_text)
+      parent_external_id, thread_title, thread_id, created_at, feed_id, search_text)
     on conflict (source, external_id) do nothing
     returning 1`);
   return rowsOf(result).length;

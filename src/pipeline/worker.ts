@@ -12,6 +12,7 @@ import { NudgeHub } from './nudge.ts';
 import { pollFeedsLoop } from './poll-feeds.ts';
 import { pruneLoop } from './prune.ts';
 import { SourceHealthTracker, writeNotConfigured } from './source-health-tracker.ts';
+import { createSourceInterests } from './watched-repositories.ts';
 
 export type WorkerSettings = SourceSettings &
   Pick<Config, 'ITEM_RETENTION_DAYS' | 'MATCH_SHARDS' | 'MATCH_SHARDS_PER_WORKER'> &
@@ -59,7 +60,7 @@ const SHARD_KEY_BASE = 1000;
 export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const { config, database, logger } = options;
   const db = database.db;
-  const { sources, off } = createSources(config, logger);
+  const { sources, off } = createSources(config, logger, createSourceInterests(db));
   for (const source of off) {
     await writeNotConfigured(db, source).catch((error: unknown) =>
       logger.warn({ source, err: error }, 'cannot record a source as not configured'),

@@ -6,6 +6,7 @@ import { loadServerSecret } from '../db/server-secret.ts';
 import { LiveMatches } from '../matches/live-matches.ts';
 import { MatchEvents } from '../matches/match-events.ts';
 import type { AppDeps } from './app-deps.ts';
+import { ALERT_FEED_FILES_PATH, createAlertFeedFiles } from './http/alert-feed-files.ts';
 import { API_DOCS_PATH, createApiDocsPage } from './http/api-docs-page.ts';
 import { createApiRouter, registerSecuritySchemes } from './http/api-router.ts';
 import { createErrorHandler, jsonError } from './http/errors.ts';
@@ -17,8 +18,10 @@ import { createStaticWeb } from './http/static-web.ts';
 import { unknownApiPathsAnswer404 } from './http/unknown-api-paths.ts';
 import { createStreamTickets, type StreamTickets } from './live/stream-tickets.ts';
 import { createMcpRoutes } from './mcp/create-mcp-routes.ts';
+import { createAlertFeedRoutes } from './routes/alert-feeds.ts';
 import { createApiKeyRoutes } from './routes/api-keys.ts';
 import { createEmailAlertRoutes } from './routes/email-alerts.ts';
+import { createEmailRoutes } from './routes/emails.ts';
 import { createEventRoutes, EVENTS_PATH } from './routes/events.ts';
 import { createFeedRoutes } from './routes/feeds.ts';
 import { createHealthRoutes } from './routes/health.ts';
@@ -117,7 +120,9 @@ export function createApp(deps: AppDeps) {
   );
   api.route('/', createEmailAlertRoutes(deps));
   api.route('/', createMonitorWebhookRoutes(deps));
+  api.route('/', createEmailRoutes(deps));
   api.route('/', createFeedRoutes(deps));
+  api.route('/', createAlertFeedRoutes(deps));
   api.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'Earshot API', version: deps.version },
@@ -131,6 +136,7 @@ export function createApp(deps: AppDeps) {
 
   app.route(API_DOCS_PATH, createApiDocsPage());
   app.route('/mcp', createMcpRoutes(deps));
+  app.route(ALERT_FEED_FILES_PATH, createAlertFeedFiles(deps));
   if (deps.identity.routes) app.route('/idp', deps.identity.routes);
   if (deps.webRoot) app.route('/', createStaticWeb(deps.webRoot));
   return app;

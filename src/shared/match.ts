@@ -54,6 +54,11 @@ export const matchSchema = z.object({
   /** A comment's thread: the title of the post it belongs to; null for posts and when unknown. */
   threadTitle: column(z.string().nullable()),
   /**
+   * The thread: the site's id of the post the item belongs to (a post's own id); null when
+   * unknown. Matches of one monitor with the same `source` and `threadId` are one conversation.
+   */
+  threadId: column(z.string().nullable()),
+  /**
    * About 300 characters of the item's body around its first hit, as plain text; the URL when
    * there is no body and the hit is in it; '' when there is no body (the title says it all).
    */

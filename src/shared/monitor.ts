@@ -14,6 +14,24 @@ export const monitorSourcesSchema = z
   .min(1, 'choose at least one source')
   .transform((sources) => [...new Set(sources)]);
 
+/**
+ * A monitor's rhythm (docs/product.md, "Delivery"): `default` follows the user's email setting;
+ * `instant`, `hourly`, `daily` (08:00) and `weekly` (Monday 08:00, the user's wall clock) override
+ * it for this monitor's email and webhook; `feed` sends neither (the feed only).
+ */
+export const MONITOR_DELIVERIES = [
+  'default',
+  'instant',
+  'hourly',
+  'daily',
+  'weekly',
+  'feed',
+] as const;
+export const monitorDeliverySchema = z.enum(MONITOR_DELIVERIES, {
+  error: `must be one of ${MONITOR_DELIVERIES.join(', ')}`,
+});
+export type MonitorDelivery = z.infer<typeof monitorDeliverySchema>;
+
 export const monitorSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -31,6 +49,7 @@ export const monitorSchema = z.object({
    * neither emailed nor sent to the webhook; null (the default) holds nothing back.
    */
   relevanceThreshold: z.number().nullable(),
+  delivery: monitorDeliverySchema,
   /** ISO 8601. */
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -75,6 +94,7 @@ export const createMonitorBodySchema = z.strictObject({
     .max(1, 'must be a number from 0 to 1, or null for off')
     .nullable()
     .optional(),
+  delivery: monitorDeliverySchema.optional(),
 });
 export type CreateMonitorBody = z.infer<typeof createMonitorBodySchema>;
 

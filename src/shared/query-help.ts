@@ -60,8 +60,14 @@ export const QUERY_HELP: readonly QueryHelpRow[] = [
   {
     syntax: 'subreddit:name  r/name',
     meaning:
-      'Only this subreddit (or DEV tag: r/rust also finds DEV posts tagged #rust; add site:reddit for Reddit alone); -subreddit:name leaves one out.',
+      'Only this subreddit (or DEV or Stack Overflow tag: r/rust also finds DEV posts and Stack Overflow questions tagged rust; add site:reddit for Reddit alone); -subreddit:name leaves one out.',
     example: 'r/rust async',
+  },
+  {
+    syntax: 'repo:owner/name',
+    meaning:
+      'Only issues, pull requests and comments of this GitHub repository (Earshot then also reads its issues and comments directly); -repo:owner/name leaves it out.',
+    example: 'repo:facebook/react hydration',
   },
   {
     syntax: 'author:name',

@@ -22,5 +22,16 @@ export const sourceHealthSchema = z.object({
   behindSeconds: z.number().int().nonnegative().nullable(),
   /** Records dropped since the leader started, by reason (deleted, invalid, …). */
   skipped: z.record(z.string(), z.number().int().nonnegative()),
+  /** What the source says of itself in one line (the day's requests running short), or null. */
+  note: z.string().nullable(),
+  /** A site that pushes (Bluesky): events waiting to be stored and how far behind; else null. */
+  queue: z
+    .object({
+      depth: z.number().int().nonnegative(),
+      maxDepth: z.number().int().nonnegative(),
+      /** Now minus the time of the newest event handed over, ms; null before the first. */
+      lagMs: z.number().int().nullable(),
+    })
+    .nullable(),
 });
 export type SourceHealth = z.infer<typeof sourceHealthSchema>;

@@ -118,6 +118,19 @@ export const SOURCE_DESCRIPTORS = [
     defaultPollSeconds: 1,
     howToConfigure: null,
   }),
+  // Stack Exchange's API: new questions, answers and comments of STACKEXCHANGE_SITES. Without
+  // STACKEXCHANGE_KEY an address has 300 requests a day, so the poll stretches as they run short.
+  describe({
+    name: 'stackoverflow',
+    label: 'Stack Overflow',
+    aliases: ['so', 'stackoverflow.com', 'stackexchange'],
+    icon: 'S',
+    colour: '#9a3412',
+    // The question's first tag is the community, written as DEV writes tags.
+    communityPrefix: '#',
+    defaultPollSeconds: 60,
+    howToConfigure: null,
+  }),
 ] as const;
 
 export type SourceName = (typeof SOURCE_DESCRIPTORS)[number]['name'];

@@ -27,6 +27,12 @@ export const normalisedItemSchema = z.object({
    * pipeline takes it from the stored parent (`storeItems`). Null for posts.
    */
   threadTitle: z.string().nullable(),
+  /**
+   * A comment's thread: the external id of its post, when the site's answer names it (Reddit's
+   * `link_id`, the Lobsters story); else the pipeline takes it from the stored parent. Posts are
+   * their own thread (`storeItems`).
+   */
+  threadId: z.string().nullable().optional(),
   /** ISO 8601, UTC. */
   createdAt: z.string(),
   /** The feed a user added that brought it (the `feeds` site only). */

@@ -8,6 +8,14 @@ import type { Source } from './source.ts';
 export type SourceContext = {
   /** An HTTP client with the configured timeout, retries and Retry-After handling. */
   readonly http: HttpClient;
+  /** What the monitors ask of the sites beyond their firehose (the worker reads it from them). */
+  readonly interests?: SourceInterests;
+};
+
+/** What monitors ask a site to read besides what it reads for everyone. */
+export type SourceInterests = {
+  /** The GitHub repositories monitors name (`repo:owner/name`), lower case. */
+  readonly repositories: () => Promise<readonly string[]>;
 };
 
 /**

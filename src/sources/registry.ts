@@ -11,6 +11,7 @@ import type { SourceContext } from './plugin.ts';
 import { redditPlugin } from './reddit/plugin.ts';
 import type { ReplaySite } from './replay-site.ts';
 import type { Source } from './source.ts';
+import { stackoverflowPlugin } from './stackoverflow/plugin.ts';
 
 /**
  * Every site's plugin, one line each, in the order of the descriptors (src/shared/sources.ts).
@@ -25,6 +26,7 @@ export const SOURCE_PLUGINS = [
   githubPlugin,
   feedsPlugin,
   blueskyPlugin,
+  stackoverflowPlugin,
 ] as const;
 
 type AnyPlugin = (typeof SOURCE_PLUGINS)[number];

@@ -28,7 +28,26 @@ export interface Source<Cursor = unknown> {
   parseCursor(stored: unknown): Cursor | null;
   /** Throws a `SourceError` on a fault it could not get past; the cursor then stays where it was. */
   fetchNew(cursor: Cursor | null, signal: AbortSignal): Promise<SourceBatch<Cursor>>;
+  /** What the health line shows besides the batches (a quota running short, a queue); read after each poll. */
+  status?(): SourceStatus;
 }
+
+/** What a source says of itself in `GET /api/health` (docs/product.md, "Sources"). */
+export type SourceStatus = {
+  /** One line an operator should read (the day's requests running short), or null. */
+  readonly note: string | null;
+  /** For a site that pushes (Bluesky's Jetstream): the events waiting to be stored. */
+  readonly queue: SourceQueue | null;
+};
+
+export type SourceQueue = {
+  /** Events waiting now. */
+  readonly depth: number;
+  /** The most that ever waited since the process started. */
+  readonly maxDepth: number;
+  /** Now minus the time of the newest event handed over, ms; null before the first. */
+  readonly lagMs: number | null;
+};
 
 export type SourceErrorKind =
   | 'timeout'

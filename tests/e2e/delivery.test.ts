@@ -193,6 +193,7 @@ function sampleEmail() {
     title: null,
     titleHighlights: [],
     threadTitle: null,
+    threadId: null,
     snippet: '',
     highlights: [],
     hitFields: [],

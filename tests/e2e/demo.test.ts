@@ -50,7 +50,11 @@ describe.runIf(availability.run)('npm run demo in Chromium', () => {
         expect(tries, 'five matches within a minute').toBeLessThan(30);
       }
       expect(Date.now() - started).toBeLessThan(90_000);
-      expect(await page.getByTestId('source-status').textContent()).toMatch(/Hacker News: live/u);
+      // Every replayed site is in the demo, the newest ones too.
+      const status = (await page.getByTestId('source-status').textContent()) ?? '';
+      expect(status).toMatch(/Hacker News: live/u);
+      expect(status).toMatch(/Stack Overflow: (live|starting)/u);
+      expect(status).toMatch(/Bluesky: (live|starting)/u);
       expect(problems.errors).toEqual([]);
     } finally {
       await browser.close();

@@ -2,11 +2,16 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parseRssFeed } from 'feedsmith';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { startDelivery } from '../../src/delivery/start-delivery.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import { createMailer } from '../../src/platform/mailer.ts';
 import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import { createItem, createMatch, createMonitor } from '../support/factories.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 const availability = browserAvailability();
 
@@ -87,53 +92,128 @@ describe.runIf(availability.run)('open pipes in Chromium', () => {
   });
 });
 
-// The export needs matches: the app is served in this process, so the test stores them directly.
-describe.runIf(availability.run)('CSV export in Chromium', () => {
-  let app: TestApp;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
-  beforeAll(async () => {
-    browser = await launchBrowser(availability.run ? availability.path : '');
-    app = await startTestApp({
-      webRoot: fileURLToPath(new URL('../../dist/web', import.meta.url)),
+// The export, the feed and the webhook history need matches and a delivery loop: the app is served
+// in this process, so the test stores matches directly and runs delivery beside it.
+describe.runIf(availability.run)(
+  'CSV export, a feed link and the webhook history in Chromium',
+  () => {
+    let app: TestApp;
+    let browser: Awaited<ReturnType<typeof launchBrowser>>;
+    let receiver: WebhookReceiver;
+    let stopDelivery: (() => Promise<void>) | undefined;
+    beforeAll(async () => {
+      browser = await launchBrowser(availability.run ? availability.path : '');
+      receiver = await startWebhookReceiver();
+      app = await startTestApp({
+        webRoot: fileURLToPath(new URL('../../dist/web', import.meta.url)),
+        env: {
+          WEBHOOK_ALLOW_PRIVATE: 'true',
+          ALERT_BATCH_SECONDS: '0',
+          DELIVERY_POLL_MS: '100',
+          // One attempt, so a call the receiver refuses fails at once instead of being retried.
+          DELIVERY_MAX_ATTEMPTS: '1',
+        },
+      });
+      const logger = createLogger('silent');
+      const config = app.config;
+      stopDelivery = await startDelivery({
+        db: app.database.db,
+        config,
+        logger,
+        mailer: createMailer({ config, logger }),
+      });
     });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+    afterAll(async () => {
+      await stopDelivery?.();
+      await browser?.close();
+      await app?.close();
+      await receiver?.close();
+    });
 
-  test('Export CSV downloads the matches of the current filters', async () => {
-    const user = await app.createUser();
-    const tokens = await app.signIn(user);
-    await app.api('/api/user', { token: tokens.AccessToken, method: 'POST', body: {} });
-    const monitor = await createMonitor(app.database.db, { userId: user.sub, name: 'Formulas' });
-    for (const title of ['=1+1', 'A plain title']) {
+    test('export CSV, copy the monitor’s feed link and read it, send a failed webhook call again', async () => {
+      const user = await app.createUser();
+      const tokens = await app.signIn(user);
+      await app.api('/api/user', { token: tokens.AccessToken, method: 'POST', body: {} });
+      const monitor = await createMonitor(app.database.db, { userId: user.sub, name: 'Formulas' });
+      for (const title of ['=1+1', 'A plain title']) {
+        await createMatch(app.database.db, {
+          monitor,
+          item: await createItem(app.database.db, { title }),
+        });
+      }
+      const context = await browser.newContext({
+        baseURL: app.url,
+        acceptDownloads: true,
+        permissions: ['clipboard-read', 'clipboard-write'],
+      });
+      const record = JSON.stringify({
+        AccessToken: tokens.AccessToken,
+        IdToken: tokens.IdToken,
+        RefreshToken: tokens.RefreshToken,
+      });
+      await context.addInitScript((value) => localStorage.setItem('token', value), record);
+      const { page, problems } = await openPage(context);
+      await page.goto('/dashboard/alerts');
+      await page.getByText('A plain title').first().waitFor();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export CSV' }).click(),
+      ]);
+      const file = await download.path();
+      const rows = parse(await readFile(file, 'utf8'), { columns: true }) as Array<
+        Record<string, string>
+      >;
+      expect(path.extname(download.suggestedFilename())).toBe('.csv');
+      expect(rows.map((row) => row.title).sort()).toEqual(["'=1+1", 'A plain title']);
+
+      // The monitor's feed: made, copied, read by a feed parser from outside the browser.
+      await page.goto('/dashboard/monitors');
+      await page.getByRole('button', { name: 'Edit Formulas' }).click();
+      const feed = page.getByTestId('alert-feed');
+      await feed.getByRole('button', { name: 'Make feed link' }).click();
+      await feed.getByRole('button', { name: 'Copy the RSS link' }).click();
+      await feed.getByRole('button', { name: 'Copied the RSS link' }).waitFor();
+      const link = String(await page.evaluate('navigator.clipboard.readText()'));
+      expect(link).toMatch(/\/feeds\/[A-Za-z0-9_-]{32}\/rss\.xml$/);
+      const rss = parseRssFeed(await (await fetch(link)).text());
+      expect(rss.items?.map((item) => item.title).sort()).toEqual(['=1+1', 'A plain title']);
+
+      // A webhook call the receiver answers 500: failed, shown, sent again, then taken.
+      const hook = await app.api(`/api/monitors/${monitor.id}`, {
+        token: tokens.AccessToken,
+        method: 'PATCH',
+        body: { webhook: { kind: 'json', url: receiver.url } },
+      });
+      expect(hook.status).toBe(200);
+      receiver.script('fail');
       await createMatch(app.database.db, {
         monitor,
-        item: await createItem(app.database.db, { title }),
+        item: await createItem(app.database.db, { title: 'A call that fails first' }),
       });
-    }
-    const context = await browser.newContext({ baseURL: app.url, acceptDownloads: true });
-    const record = JSON.stringify({
-      AccessToken: tokens.AccessToken,
-      IdToken: tokens.IdToken,
-      RefreshToken: tokens.RefreshToken,
+      await vi.waitFor(
+        async () => {
+          const calls = await app.api(`/api/monitors/${monitor.id}/webhook/calls`, {
+            token: tokens.AccessToken,
+          });
+          expect(((await calls.json()) as Array<{ state: string }>)[0]?.state).toBe('failed');
+        },
+        { timeout: 15_000, interval: 100 },
+      );
+      await page.reload();
+      await page.getByRole('button', { name: 'Edit Formulas' }).click();
+      const failed = page.locator('[data-testid="delivery"][data-state="failed"]');
+      await failed.getByText('status 500').waitFor();
+      await failed.getByText('HTTP 500').waitFor();
+      await failed.getByRole('button', { name: 'Send again' }).click();
+      await page
+        .locator('[data-testid="delivery"][data-state="sent"]')
+        .getByText('status 200')
+        .waitFor();
+      expect(receiver.calls).toHaveLength(2);
+      expect(receiver.taken()).toHaveLength(1);
+      expect(receiver.taken()[0]?.body).toBe(receiver.calls[0]?.body);
+      expect(problems.errors).toEqual([]);
+      await context.close();
     });
-    await context.addInitScript((value) => localStorage.setItem('token', value), record);
-    const { page, problems } = await openPage(context);
-    await page.goto('/dashboard/alerts');
-    await page.getByText('A plain title').first().waitFor();
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Export CSV' }).click(),
-    ]);
-    const file = await download.path();
-    const rows = parse(await readFile(file, 'utf8'), { columns: true }) as Array<
-      Record<string, string>
-    >;
-    expect(path.extname(download.suggestedFilename())).toBe('.csv');
-    expect(rows.map((row) => row.title).sort()).toEqual(["'=1+1", 'A plain title']);
-    expect(problems.errors).toEqual([]);
-    await context.close();
-  });
-});
+  },
+);

@@ -10,7 +10,7 @@ import { apiErrorOf, startTestApp, type TestApp } from '../support/test-app.ts';
 type Access = 'account' | 'read' | 'write';
 type RouteCase = {
   method: string;
-  /** With `:monitor`, `:match`, `:key` and `:feed` standing for a row of the user's (or an id none has). */
+  /** With `:monitor`, `:match`, `:key`, `:feed` and `:delivery` standing for a row of the user's (or an id none has). */
   path: string;
   access: Access;
   body?: unknown;
@@ -50,6 +50,19 @@ const ROUTES: RouteCase[] = [
   { method: 'POST', path: '/api/feeds', access: 'write', body: { url: 'http://127.0.0.1:9/' } },
   { method: 'PATCH', path: '/api/feeds/:feed', access: 'write', body: { paused: true } },
   { method: 'DELETE', path: '/api/feeds/:feed', access: 'write' },
+  // Alert feeds: listing reads; making, resetting or turning off a link changes what a URL opens.
+  { method: 'GET', path: '/api/alert-feeds', access: 'read' },
+  // The delivery history reads; sending a failed message again changes what goes out.
+  { method: 'GET', path: '/api/monitors/:monitor/webhook/calls', access: 'read' },
+  {
+    method: 'POST',
+    path: '/api/monitors/:monitor/webhook/calls/:delivery/send-again',
+    access: 'write',
+  },
+  { method: 'GET', path: '/api/emails', access: 'read' },
+  { method: 'POST', path: '/api/emails/:delivery/send-again', access: 'write' },
+  { method: 'POST', path: '/api/alert-feeds', access: 'write', body: { monitorId: null } },
+  { method: 'DELETE', path: '/api/alert-feeds/:feed', access: 'write' },
   { method: 'GET', path: '/api/user', access: 'account' },
   { method: 'PUT', path: '/api/user', access: 'account', body: { firstName: 'Mallory' } },
   { method: 'POST', path: '/api/user', access: 'account', body: {} },
@@ -109,7 +122,13 @@ describe('API keys', () => {
     const monitor = await createMonitor(app.database.db, { userId });
     const item = await createItem(app.database.db);
     const match = await createMatch(app.database.db, { monitor, item });
-    return { monitor: monitor.id, match: String(match.id), key: randomUUID(), feed: randomUUID() };
+    return {
+      monitor: monitor.id,
+      match: String(match.id),
+      key: randomUUID(),
+      feed: randomUUID(),
+      delivery: '999999999',
+    };
   }
 
   test('the list above covers every route the API serves', () => {
@@ -120,10 +139,10 @@ describe('API keys', () => {
         .map((route) => `${route.method} ${route.path.replace(/\{?:?(\w+)\}?/g, '$1')}`),
     );
     const listed = new Set(
-      ROUTES.map((route) => `${route.method} ${route.path.split('?')[0]?.replace(':', '')}`),
+      ROUTES.map((route) => `${route.method} ${route.path.split('?')[0]?.replaceAll(':', '')}`),
     );
     const normalise = (entry: string) =>
-      entry.replace(/\/(monitor|match|key|feed|id)(?=\/|$)/g, '/ID');
+      entry.replace(/\/(monitor|match|key|feed|delivery|callId|id)(?=\/|$)/g, '/ID');
     expect([...served].map(normalise).sort()).toEqual(
       [...listed]
         .map(normalise)

@@ -43,6 +43,7 @@ describe('/api/monitors', () => {
       paused: false,
       emailMuted: false,
       relevanceThreshold: null,
+      delivery: 'default',
       createdAt: expect.stringMatching(/^\d{4}-/),
       updatedAt: expect.stringMatching(/^\d{4}-/),
       matchCount: 0,
@@ -55,8 +56,15 @@ describe('/api/monitors', () => {
       sources: ['reddit', 'reddit'],
       paused: true,
       emailMuted: true,
+      delivery: 'weekly',
     });
-    expect(second).toMatchObject({ name: '', sources: ['reddit'], paused: true, emailMuted: true });
+    expect(second).toMatchObject({
+      name: '',
+      sources: ['reddit'],
+      paused: true,
+      emailMuted: true,
+      delivery: 'weekly',
+    });
 
     const listed = z
       .array(monitorSchema)
@@ -67,11 +75,15 @@ describe('/api/monitors', () => {
     const patch = await app.api(`/api/monitors/${monitor.id}`, {
       token,
       method: 'PATCH',
-      body: { paused: true, query: 'pglite OR "embedded postgres"' },
+      body: { paused: true, query: 'pglite OR "embedded postgres"', delivery: 'feed' },
     });
     expect(patch.status).toBe(200);
     const changed = monitorSchema.parse(await patch.json());
-    expect(changed).toMatchObject({ paused: true, query: 'pglite OR "embedded postgres"' });
+    expect(changed).toMatchObject({
+      paused: true,
+      query: 'pglite OR "embedded postgres"',
+      delivery: 'feed',
+    });
     expect(Date.parse(changed.updatedAt)).toBeGreaterThanOrEqual(Date.parse(monitor.updatedAt));
 
     // A match, then the delete removes the monitor and its match.
@@ -170,6 +182,8 @@ describe('/api/monitors', () => {
       { query: 'rust\u0000' },
       { name: 'line\nbreak' },
       { name: '\u202eoverride' },
+      { delivery: 'sometimes' },
+      { delivery: null },
     ]) {
       const response = await app.api(`/api/monitors/${monitor.id}`, {
         token,
@@ -226,8 +240,8 @@ describe('/api/monitors', () => {
     const { token } = await signedInUser();
     const sites = async (body: object) => (await create(token, body)).matchableSources;
     expect(await sites({ query: 'rust site:hackernews' })).toEqual(['hackernews']);
-    // A DEV tag is a community too: r/rust reaches Reddit and DEV.
-    expect(await sites({ query: 'r/rust release' })).toEqual(['reddit', 'devto']);
+    // A DEV or Stack Overflow tag is a community too: r/rust reaches Reddit, DEV and Stack Overflow.
+    expect(await sites({ query: 'r/rust release' })).toEqual(['reddit', 'devto', 'stackoverflow']);
     expect(await sites({ query: 'rust -site:reddit', sources: ['reddit', 'lobsters'] })).toEqual([
       'lobsters',
     ]);
@@ -236,7 +250,7 @@ describe('/api/monitors', () => {
       .parse(await (await app.api('/api/monitors', { token })).json());
     expect(listed.map((m) => m.matchableSources)).toEqual([
       ['hackernews'],
-      ['reddit', 'devto'],
+      ['reddit', 'devto', 'stackoverflow'],
       ['lobsters'],
     ]);
   });
@@ -301,6 +315,41 @@ describe('/api/monitors', () => {
     ]);
     expect((await preview({ query: 'title:ziggurat' })).count).toBe(1);
     expect((await preview({ query: 'nothing-like-this' })).count).toBe(0);
+  });
+
+  test('preview of repo:owner/name: that GitHub repository’s items, whatever case its name is in', async () => {
+    const { token } = await signedInUser();
+    const at = new Date(Date.now() - 3_600_000).toISOString();
+    await deliverItems(app, [
+      testItem({
+        source: 'github',
+        community: 'BetamaxPy/Betamax',
+        title: 'Cassette bug',
+        createdAt: at,
+      }),
+      testItem({
+        source: 'github',
+        community: 'other/repo',
+        title: 'Cassette bug too',
+        createdAt: at,
+      }),
+      testItem({
+        source: 'reddit',
+        community: 'betamaxpy/betamax',
+        title: 'Cassette bug?',
+        createdAt: at,
+      }),
+    ]);
+    const response = await app.api('/api/monitors/preview', {
+      token,
+      method: 'POST',
+      body: { query: 'repo:betamaxpy/betamax cassette' },
+    });
+    expect(response.status).toBe(200);
+    const preview = monitorPreviewSchema.parse(await response.json());
+    expect(preview.items.map((item) => item.title)).toEqual(['Cassette bug']);
+    const monitor = await create(token, { query: 'repo:betamaxpy/betamax' });
+    expect(monitor.matchableSources).toEqual(['github']);
   });
 
   test('previews are limited per user: 429 with Retry-After beyond the limit, others unaffected', async () => {

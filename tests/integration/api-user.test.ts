@@ -31,6 +31,7 @@ describe('/api/user', () => {
       lastName: 'Hamilton',
       timezone: 'UTC',
       emailAlerts: 'instant',
+      quietHours: null,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
 
@@ -82,6 +83,9 @@ describe('/api/user', () => {
   test.each([
     [{ timezone: 'Mars/Olympus_Mons' }, 'timezone'],
     [{ emailAlerts: 'weekly' }, 'emailAlerts'],
+    [{ quietHours: { start: '25:00', end: '07:00' } }, 'quietHours.start'],
+    [{ quietHours: { start: '22:00', end: '22:00' } }, 'quietHours'],
+    [{ quietHours: { start: '22:00' } }, 'quietHours.end'],
     [{ firstName: 'x'.repeat(101) }, 'firstName'],
     [{ firstName: 'tab\there' }, 'firstName'],
     [{ firstName: 'nul\u0000' }, 'firstName'],
@@ -101,6 +105,25 @@ describe('/api/user', () => {
     const error = (await apiErrorOf(response)) as { code: string; details: { path: string }[] };
     expect(error.code).toBe('VALIDATION_FAILED');
     if (field) expect(error.details[0]?.path).toBe(field);
+  });
+
+  test('quiet hours are set, read back and cleared', async () => {
+    const user = await signedInUser();
+    await app.api('/api/user', { token: user.token, method: 'POST', body: {} });
+    const quietHours = { start: '22:30', end: '07:00' };
+    const set = await app.api('/api/user', {
+      token: user.token,
+      method: 'PUT',
+      body: { quietHours },
+    });
+    expect(set.status).toBe(200);
+    expect(await (await app.api('/api/user', { token: user.token })).json()).toMatchObject({
+      quietHours,
+    });
+    await app.api('/api/user', { token: user.token, method: 'PUT', body: { quietHours: null } });
+    expect(await (await app.api('/api/user', { token: user.token })).json()).toMatchObject({
+      quietHours: null,
+    });
   });
 
   test('malformed JSON and a wrong content type are 400, never 500', async () => {

@@ -225,7 +225,7 @@ test('at most 50 matches are listed in one email, then "and N more"', async () =
   expect(sink().pending(user.email)).toHaveLength(0);
 });
 
-test('the daily cap stops emails for the day with a notice, and they resume the next day', async () => {
+test('the daily cap holds the rest for the next day’s first email, with the count: none is lost', async () => {
   // EMAIL_DAILY_CAP is 150 in this file.
   h.clock.set(Date.parse('2026-06-11T09:00:00Z'));
   const user = await h.addUser({ timezone: 'Europe/Paris' });
@@ -244,24 +244,35 @@ test('the daily cap stops emails for the day with a notice, and they resume the 
   await h.pass();
   const second = await sink().waitForMail(user.email);
   expect(second.subject).toBe('50 new mentions of “llama”');
-  expect(second.text).toContain("You reached today's limit of 150 matches by email. 30 more today");
+  expect(second.text).toContain(
+    "You reached today's limit of 150 matches by email. 30 more are held for tomorrow's first email; none is lost",
+  );
   expect(second.html).toContain('class="notice"');
 
-  // Over the cap for the rest of the local day: nothing more.
+  // Over the cap for the rest of the local day: nothing more goes out, and nothing is let go.
   await h.publish(['llama late']);
-  await h.pass();
-  h.clock.advance(60 * SECOND);
+  for (let i = 0; i < 3; i++) {
+    await h.pass();
+    h.clock.advance(60 * SECOND);
+  }
   await h.pass();
   expect(sink().pending(user.email)).toHaveLength(0);
 
-  // After local midnight (22:00 UTC in Paris in June): emails again.
-  h.clock.set(Date.parse('2026-06-11T22:00:30Z'));
+  // After local midnight (22:00 UTC in Paris in June): the 30 held and the late one, then the new.
+  h.clock.set(Date.parse('2026-06-11T22:00:00Z'));
   await h.publish(['llama tomorrow']);
   await h.pass();
   h.clock.advance(60 * SECOND);
   await h.pass();
   const third = await sink().waitForMail(user.email);
-  expect(third.subject).toBe('1 new mention of “llama”');
+  expect(third.subject).toBe('32 new mentions of “llama”');
+  expect(third.text).toContain(
+    "This email carries 30 matches held over from an earlier day's limit.",
+  );
+  expect(third.text).toContain('*llama* again 79');
+  expect(third.text).toContain('*llama* late');
+  expect(third.text).toContain('*llama* tomorrow');
+  expect(third.text).not.toContain('limit of 150');
 });
 
 test('post text is escaped in the HTML; no remote images', async () => {

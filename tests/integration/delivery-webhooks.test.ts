@@ -153,7 +153,7 @@ test('JSON: { monitor, matches } as the API returns them, signed as docs/webhook
   );
 });
 
-test('WEBHOOK_DAILY_CAP holds per webhook and day, in the owner’s time zone; the call that reaches it says so', async () => {
+test('WEBHOOK_DAILY_CAP holds per webhook and day, in the owner’s time zone; the rest is held for the next day, never lost', async () => {
   h.clock.set(Date.parse('2026-06-10T10:00:00Z'));
   const { monitor } = await monitorWithWebhook('json', 'capped');
   const titles = (from: number) => Array.from({ length: 10 }, (_, i) => `capped ${from + i}`);
@@ -171,22 +171,33 @@ test('WEBHOOK_DAILY_CAP holds per webhook and day, in the owner’s time zone; t
   // 15 a day: five of the second ten, and that call says the limit is reached.
   expect(sent()).toEqual([...titles(0), ...titles(10).slice(0, 5)]);
   expect(JSON.parse(receiver.calls.at(-1)?.body ?? '{}').notice).toBe(
-    "Today's limit of 15 matches is reached (5 more in Earshot only); calls resume tomorrow.",
+    "Today's limit of 15 matches is reached; 5 more are held for tomorrow's first call, none is lost.",
   );
   await h.publish(titles(20));
   await run(60);
   expect(receiver.calls).toHaveLength(2);
 
-  // The next day (the owner's, UTC here) calls resume.
-  h.clock.set(Date.parse('2026-06-11T00:00:30Z'));
+  // The next day (the owner's, UTC here): the held five and the ten after them fill its cap of
+  // 15; the one published then waits for the day after. Nothing is let go.
+  h.clock.set(Date.parse('2026-06-11T00:00:00Z'));
   await h.publish(['capped tomorrow']);
   await run(60);
+  expect(sent()).toEqual([...titles(0), ...titles(10), ...titles(20)]);
+  expect(JSON.parse(receiver.calls.at(-1)?.body ?? '{}').notice).toBe(
+    "Carries 5 matches held over from an earlier day's limit. Today's limit of 15 matches is reached; 1 more is held for tomorrow's first call, none is lost.",
+  );
+  const hookState = async () => {
+    const [hook] = await h.db
+      .select()
+      .from(monitorWebhooks)
+      .where(eq(monitorWebhooks.monitorId, monitor.id));
+    return [hook?.capDay, hook?.capCount, hook?.heldCount];
+  };
+  expect(await hookState()).toEqual(['2026-06-11', 15, 1]);
+  h.clock.set(Date.parse('2026-06-12T00:00:00Z'));
+  await run(60);
   expect(sent().at(-1)).toBe('capped tomorrow');
-  const [hook] = await h.db
-    .select()
-    .from(monitorWebhooks)
-    .where(eq(monitorWebhooks.monitorId, monitor.id));
-  expect([hook?.capDay, hook?.capCount]).toEqual(['2026-06-11', 1]);
+  expect(await hookState()).toEqual(['2026-06-12', 1, 0]);
 });
 
 test('retries through 500s and timeouts, then delivers once', async () => {

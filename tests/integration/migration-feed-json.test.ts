@@ -71,6 +71,7 @@ test('matches stored before migration 0009 and after get the same feed JSON, ref
         'title',
         'titleHighlights',
         'threadTitle',
+        'threadId',
         'snippet',
         'highlights',
         'hitFields',
@@ -90,6 +91,7 @@ test('matches stored before migration 0009 and after get the same feed JSON, ref
         // Stored before migration 0016 (and so also by hand here): no title hits, thread or fields.
         titleHighlights: [],
         threadTitle: null,
+        threadId: null,
         snippet: 'Quotes " and \\ and ünïcödé',
         highlights: [[0, 6]],
         hitFields: [],

@@ -8,7 +8,8 @@ import { matchNewItems } from '../../src/pipeline/match-new-items.ts';
 import { storeItems } from '../../src/pipeline/store-items.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { createMailer } from '../../src/platform/mailer.ts';
-import type { EmailAlertMode } from '../../src/shared/user.ts';
+import type { MonitorDelivery } from '../../src/shared/monitor.ts';
+import type { EmailAlertMode, QuietHours } from '../../src/shared/user.ts';
 import type { NormalisedItem } from '../../src/sources/normalised-item.ts';
 import { createMonitor, createUser, uniqueEmail } from './factories.ts';
 import { createManualClock } from './manual-clock.ts';
@@ -25,11 +26,12 @@ export type DeliveryHarness = {
     emailAlerts?: EmailAlertMode;
     timezone?: string;
     firstName?: string;
+    quietHours?: QuietHours;
   }): Promise<{ id: string; email: string }>;
   addMonitor(
     userId: string,
     query: string,
-    options?: { name?: string; emailMuted?: boolean },
+    options?: { name?: string; emailMuted?: boolean; delivery?: MonitorDelivery },
   ): Promise<{ id: string }>;
   /** Stores posts with these titles and runs the matcher, as the pipeline does. */
   publish(titles: readonly string[], overrides?: Partial<NormalisedItem>): Promise<number>;
@@ -86,6 +88,7 @@ export async function startDeliveryHarness(
         firstName: overrides.firstName ?? 'Ada',
         emailAlerts: overrides.emailAlerts ?? 'instant',
         timezone: overrides.timezone ?? 'UTC',
+        quietHours: overrides.quietHours ?? null,
       });
       return { id: row.id, email: row.email };
     },
@@ -95,6 +98,7 @@ export async function startDeliveryHarness(
         query,
         name: monitorOptions.name ?? '',
         emailMuted: monitorOptions.emailMuted ?? false,
+        delivery: monitorOptions.delivery ?? 'default',
       });
       return { id: row.id };
     },

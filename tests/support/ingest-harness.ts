@@ -5,6 +5,7 @@ import { rowsOf } from '../../src/db/client.ts';
 import { createSources } from '../../src/pipeline/create-sources.ts';
 import { ingestSource } from '../../src/pipeline/ingest-source.ts';
 import { SourceHealthTracker } from '../../src/pipeline/source-health-tracker.ts';
+import { createSourceInterests } from '../../src/pipeline/watched-repositories.ts';
 import { describeError } from '../../src/platform/describe-error.ts';
 import { type ReplayServer, replaySettings } from '../../src/replay/replay-server.ts';
 import type { SourceName } from '../../src/shared/sources.ts';
@@ -25,6 +26,7 @@ export function replayEnv(
     MASTODON_POLL_SECONDS: '0.1',
     GITHUB_POLL_SECONDS: '0.1',
     BLUESKY_POLL_SECONDS: '0.1',
+    STACKEXCHANGE_POLL_SECONDS: '0.1',
     SOURCE_TIMEOUT_SECONDS: '0.5',
     ...overrides,
   };
@@ -62,7 +64,7 @@ export function runIngestion(
     ...replayEnv(replay, overrides),
     SOURCES: source,
   });
-  const { sources } = createSources(config, silentLogger);
+  const { sources } = createSources(config, silentLogger, createSourceInterests(handle.db));
   const [connector] = sources;
   if (!connector) throw new Error(`${source} is not configured`);
   const tracker = new RecordingTracker(source, connector.pollIntervalMs);

@@ -32,7 +32,7 @@ export async function createMonitor(
         { limit: ctx.maxMonitorsPerUser },
       );
     }
-    const { query, name, sources, paused, emailMuted, relevanceThreshold } = input.body;
+    const { query, name, sources, paused, emailMuted, relevanceThreshold, delivery } = input.body;
     const [row] = await tx
       .insert(monitors)
       .values({
@@ -43,6 +43,7 @@ export async function createMonitor(
         ...(paused !== undefined ? { paused } : {}),
         ...(emailMuted !== undefined ? { emailMuted } : {}),
         ...(relevanceThreshold !== undefined ? { relevanceThreshold } : {}),
+        ...(delivery !== undefined ? { delivery } : {}),
       })
       .returning();
     if (!row) throw new Error('The insert returned no monitor.');

@@ -23,6 +23,7 @@ export function toMonitor(
     paused: row.paused,
     emailMuted: row.emailMuted,
     relevanceThreshold: row.relevanceThreshold,
+    delivery: row.delivery,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     matchCount: row.matchCount,

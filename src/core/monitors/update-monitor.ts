@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../config/env.ts';
-import { monitorWebhooks } from '../../db/schema/delivery.ts';
+import { emailDeliveryState, monitorWebhooks } from '../../db/schema/delivery.ts';
 import { monitors } from '../../db/schema/monitors.ts';
 import type { Monitor, UpdateMonitorBody } from '../../shared/monitor.ts';
 import { setMonitorWebhook } from '../webhooks/set-monitor-webhook.ts';
@@ -37,6 +37,13 @@ export async function updateMonitor(
     .where(and(eq(monitors.id, input.monitorId), eq(monitors.userId, input.userId)))
     .returning();
   if (!row) throw monitorNotFound();
+  if (changes.delivery !== undefined) {
+    // A new rhythm can make waiting matches due sooner: the email decider looks again.
+    await ctx.db
+      .update(emailDeliveryState)
+      .set({ dueAt: null })
+      .where(eq(emailDeliveryState.userId, input.userId));
+  }
   const [hook] = await ctx.db
     .select()
     .from(monitorWebhooks)

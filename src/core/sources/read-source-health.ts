@@ -28,6 +28,8 @@ export async function readSourceHealth(
       itemsPerMinute: 0,
       behindSeconds: null,
       skipped: {},
+      note: null,
+      queue: null,
     };
     if (!isSourceConfigured(config, source)) return { ...blank, state: 'not_configured' };
     if (!row || row.state === 'not_configured') return { ...blank, state: 'lagging' };
@@ -47,6 +49,8 @@ export async function readSourceHealth(
       itemsPerMinute: row.itemsPerMinute,
       behindSeconds: row.behindSeconds,
       skipped: row.skipped,
+      note: row.note,
+      queue: row.queue,
     };
   });
 }

@@ -11,6 +11,7 @@ export function toUserRecord(row: UserRow): UserRecord {
     lastName: row.lastName,
     timezone: row.timezone,
     emailAlerts: row.emailAlerts,
+    quietHours: row.quietHours ?? null,
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -7,6 +7,7 @@ import { buildWebhookBody, signatureHeader } from '../../delivery/webhooks/webho
 import { sampleMatch } from '../../matches/sample-match.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { describeError } from '../../platform/describe-error.ts';
+import { groupAlertEntries } from '../../shared/alert-entries.ts';
 import type { WebhookTestResult } from '../../shared/webhook.ts';
 import { findOwnMonitor } from './set-monitor-webhook.ts';
 import { noWebhook } from './webhook-errors.ts';
@@ -40,7 +41,7 @@ export async function testMonitorWebhook(
   });
   const body = buildWebhookBody(hook.kind, {
     monitor,
-    matches: [sample],
+    entries: groupAlertEntries([sample]),
     alertsUrl: `${ctx.config.publicUrl}/dashboard/alerts`,
     notice: null,
   });

@@ -33,7 +33,8 @@ export const serverSecrets = pgTable('server_secrets', {
  * when the decider first saw matches waiting (the batch or digest is due from there); `dueAt` is
  * when it falls due for the mode and time zone in `dueFor` (`instant|UTC`), so a pass skips users
  * not yet due without opening a transaction for each; `capDay`/`capCount` count the matches
- * emailed on the user's local day, for the daily cap.
+ * emailed on the user's local day, for the daily cap; `heldCount` how many matches the cap held
+ * back (still flagged) for the next email, which says so.
  */
 export const emailDeliveryState = pgTable('email_delivery_state', {
   userId: uuid('user_id')
@@ -44,13 +45,19 @@ export const emailDeliveryState = pgTable('email_delivery_state', {
   dueFor: text('due_for'),
   capDay: text('cap_day'),
   capCount: integer('cap_count').notNull().default(0),
+  heldCount: integer('held_count').notNull().default(0),
+  /**
+   * When each rhythm's batch opened (`instant`, `hourly`, `daily`, `weekly`: ISO 8601), for
+   * monitors whose rhythm differs from the user's (decision 0038); `pendingSince` is the user's.
+   */
+  batches: jsonb('batches').$type<Record<string, string>>().notNull().default({}),
 });
 
 /**
  * A monitor's one webhook (docs/decisions/0016-webhooks.md). `secret` signs `json` bodies and is
  * shown to the owner; `failureCount` counts failed attempts in a row and pauses the webhook at
- * the limit (`pausedAt`, `pausedReason`, shown on the Monitors page). Batching and the daily cap
- * work as for email, per webhook.
+ * the limit (`pausedAt`, `pausedReason`, shown on the Monitors page). Batching, the daily cap
+ * and what it holds over (`heldCount`) work as for email, per webhook.
  */
 export const monitorWebhooks = pgTable(
   'monitor_webhooks',
@@ -70,6 +77,7 @@ export const monitorWebhooks = pgTable(
     pendingSince: at('pending_since'),
     capDay: text('cap_day'),
     capCount: integer('cap_count').notNull().default(0),
+    heldCount: integer('held_count').notNull().default(0),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
@@ -111,6 +119,12 @@ export const deliveryOutbox = pgTable(
     nextAttemptAt: at('next_attempt_at').notNull(),
     leaseUntil: at('lease_until'),
     lastError: text('last_error'),
+    // The last attempt, for the webhook and email history (migration 0020): when it ended, the
+    // other side's status code (HTTP for webhooks, SMTP for email; null without an answer), and
+    // how long it took.
+    lastAttemptAt: at('last_attempt_at'),
+    lastResponseStatus: integer('last_response_status'),
+    lastDurationMs: integer('last_duration_ms'),
     createdAt: at('created_at').notNull(),
     sentAt: at('sent_at'),
   },
@@ -123,6 +137,17 @@ export const deliveryOutbox = pgTable(
       .on(table.nextAttemptAt)
       .where(sql`${table.status} = 'pending'`),
     index('delivery_outbox_user_id_idx').on(table.userId),
+    // The history pages: a monitor's webhook calls and a user's emails, newest first.
+    index('delivery_outbox_monitor_id_channel_id_idx').on(
+      table.monitorId,
+      table.channel,
+      table.id.desc(),
+    ),
+    index('delivery_outbox_user_id_channel_id_idx').on(
+      table.userId,
+      table.channel,
+      table.id.desc(),
+    ),
   ],
 );
 

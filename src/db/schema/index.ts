@@ -1,5 +1,6 @@
 // The one place that lists every table, for Drizzle's relational queries and drizzle-kit.
 
+export * from './alert-feeds.ts';
 export * from './api-keys.ts';
 export * from './delivery.ts';
 export * from './feeds.ts';

@@ -44,6 +44,11 @@ export const items = pgTable(
     }),
     /** A comment's thread: the title of the post it belongs to, when known (`storeItems`). */
     threadTitle: text('thread_title'),
+    /**
+     * The thread it belongs to: the external id of its post (a post's own id); null when the
+     * site did not name it and its parent is not stored (`storeItems`).
+     */
+    threadId: text('thread_id'),
     createdAt: at('created_at').notNull(),
     fetchedAt: at('fetched_at').notNull().defaultNow(),
     /** The folded title, body and URL the monitor preview searches: `searchDocument` (search-text.ts). */

@@ -42,6 +42,8 @@ export const matches = pgTable(
     title: text('title'),
     /** A comment's thread title (the post it belongs to); null for posts and when unknown. */
     threadTitle: text('thread_title'),
+    /** The item's thread: the external id of its post (a post's own); null when unknown. */
+    threadId: text('thread_id'),
     snippet: text('snippet').notNull(),
     highlights: jsonb('highlights').$type<[number, number][]>().notNull(),
     /** `[start, end)` offsets of the hits in `title`. */

@@ -11,6 +11,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { MONITOR_DELIVERIES } from '../../shared/monitor.ts';
 import type { SourceName } from '../../shared/sources.ts';
 import { users } from './users.ts';
 
@@ -36,6 +37,8 @@ export const monitors = pgTable(
     sources: text('sources').array().$type<SourceName[]>().notNull().default(sql`'{}'::text[]`),
     paused: boolean('paused').notNull().default(false),
     emailMuted: boolean('email_muted').notNull().default(false),
+    /** The monitor's rhythm (`MONITOR_DELIVERIES`; decision 0038). */
+    delivery: text('delivery', { enum: MONITOR_DELIVERIES }).notNull().default('default'),
     matchCount: integer('match_count').notNull().default(0),
     lastMatchAt: at('last_match_at'),
     // The clock hour being counted (its start), the matches stored in it and those left out

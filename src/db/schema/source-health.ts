@@ -1,4 +1,5 @@
 import { integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import type { SourceHealth } from '../../shared/source-health.ts';
 import type { SourceName } from '../../shared/sources.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -18,6 +19,10 @@ export const sourceHealth = pgTable('source_health', {
   itemsPerMinute: integer('items_per_minute').notNull().default(0),
   behindSeconds: integer('behind_seconds'),
   skipped: jsonb('skipped').$type<Record<string, number>>().notNull().default({}),
+  /** What the source says of itself: a quota running short (one line), or null. */
+  note: text('note'),
+  /** A pushing source's queue (Bluesky): depth, most ever, lag; null for the others. */
+  queue: jsonb('queue').$type<NonNullable<SourceHealth['queue']>>(),
   /** Which worker process leads the source (host and pid), for operators. */
   leader: text('leader'),
   updatedAt: at('updated_at').notNull().defaultNow(),

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { check, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
-import { EMAIL_ALERT_MODES } from '../../shared/user.ts';
+import { EMAIL_ALERT_MODES, type QuietHours } from '../../shared/user.ts';
 
 export type { EmailAlertMode } from '../../shared/user.ts';
 
@@ -18,6 +18,8 @@ export const users = pgTable(
     lastName: text('last_name').notNull().default(''),
     timezone: text('timezone').notNull().default('UTC'),
     emailAlerts: text('email_alerts', { enum: EMAIL_ALERT_MODES }).notNull().default('instant'),
+    /** `{ start, end }` on the user's wall clock, or null (decision 0038). */
+    quietHours: jsonb('quiet_hours').$type<QuietHours>(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

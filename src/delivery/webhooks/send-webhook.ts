@@ -36,7 +36,7 @@ export async function sendWebhook(row: OutboxRow, ctx: DeliveryContext): Promise
     const t = Math.floor(ctx.clock.now().getTime() / 1000);
     headers['Earshot-Signature'] = signatureHeader(hook.secret, body, t);
   }
-  let failure: { error: string; permanent: boolean };
+  let failure: { error: string; permanent: boolean; responseStatus?: number };
   try {
     const response = await postWebhook({
       url: hook.url,
@@ -52,11 +52,15 @@ export async function sendWebhook(row: OutboxRow, ctx: DeliveryContext): Promise
           .set({ failureCount: 0 })
           .where(eq(monitorWebhooks.monitorId, hook.monitorId));
       }
-      return { status: 'sent' };
+      return { status: 'sent', responseStatus: response.status };
     }
     // 408 and 429 say "later"; other 4xx say this call will never be taken.
     const later = response.status >= 500 || response.status === 408 || response.status === 429;
-    failure = { error: `HTTP ${response.status}`, permanent: !later };
+    failure = {
+      error: `HTTP ${response.status}`,
+      permanent: !later,
+      responseStatus: response.status,
+    };
   } catch (error) {
     failure = {
       error: describeError(error),
@@ -92,7 +96,7 @@ export async function sendWebhook(row: OutboxRow, ctx: DeliveryContext): Promise
       if (notice) await queueMessage(tx, notice, ctx.clock.now());
     });
     ctx.logger.warn({ monitor: hook.monitorId, error: failure.error }, 'webhook paused');
-    return { status: 'failed', error: failure.error, permanent: true };
+    return { status: 'failed', ...failure, permanent: true };
   }
   return { status: 'failed', ...failure };
 }

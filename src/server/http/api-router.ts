@@ -50,7 +50,7 @@ export function registerSecuritySchemes(api: OpenAPIHono<AuthEnv>): void {
     type: 'http',
     scheme: 'bearer',
     description:
-      'An API key from Settings → API keys: `Authorization: Bearer esk_…`. A `read` key reads monitors, matches and stats (and previews a query); a `write` key also changes monitors and matches. Keys never open account routes (403), and each key may make API_KEY_REQUESTS_PER_MINUTE requests a minute (429 with Retry-After).',
+      'An API key from Settings → API keys: `Authorization: Bearer esk_…`. A `read` key reads monitors, matches, stats, alert feeds and the delivery history (and previews a query); a `write` key also changes monitors and matches, makes or resets feed links and sends a failed delivery again. Keys never open account routes (403), and each key may make API_KEY_REQUESTS_PER_MINUTE requests a minute (429 with Retry-After).',
   });
 }
 

@@ -24,7 +24,7 @@ export type BlueskySourceOptions = {
   readonly handshakeTimeoutMs?: number;
 };
 
-/** What a connector shows of its queue (docs/product.md, "Sources": Bluesky). */
+/** What a connector shows of its queue (docs/product.md, "Sources": Bluesky; `SourceQueue`). */
 export type BlueskyStats = {
   /** Events waiting now. */
   readonly depth: number;
@@ -133,6 +133,11 @@ export function createBlueskySource(
     });
   }
 
+  const stats = (): BlueskyStats => ({
+    depth: queue.length,
+    maxDepth,
+    lagMs: newestUs === null ? null : Date.now() - newestUs / 1000,
+  });
   return {
     name: 'bluesky',
     pollIntervalMs: options.pollIntervalMs,
@@ -140,11 +145,9 @@ export function createBlueskySource(
       const parsed = cursorSchema.safeParse(stored);
       return parsed.success ? parsed.data : null;
     },
-    stats: () => ({
-      depth: queue.length,
-      maxDepth,
-      lagMs: newestUs === null ? null : Date.now() - newestUs / 1000,
-    }),
+    stats,
+    // The queue in the health line: its depth, the most that waited, how far behind.
+    status: () => ({ note: null, queue: stats() }),
     async fetchNew(cursor, signal): Promise<SourceBatch<BlueskyCursor>> {
       if (!watched.has(signal)) {
         watched.add(signal);

@@ -80,7 +80,12 @@ const read = (cursor: GithubCursor | null) =>
 test('the first page, then every new event once across pages; 304 and X-Poll-Interval honoured', async () => {
   visible = 20;
   const first = await read(null);
-  expect(first.cursor).toEqual({ newest: '20', etag: '"v20"', notBefore: clock + 60_000 });
+  expect(first.cursor).toEqual({
+    repos: [],
+    newest: '20',
+    etag: '"v20"',
+    notBefore: clock + 60_000,
+  });
   expect(requests).toEqual([
     { path: '/events?per_page=100&page=1', ifNoneMatch: undefined, auth: 'Bearer ghp_test' },
   ]);
@@ -123,7 +128,9 @@ test('out of the hour’s requests: a rate-limit fault that waits for the reset'
 
 test('a stored cursor of another shape starts afresh', () => {
   expect(source.parseCursor({ instances: {} })).toBeNull();
+  // A cursor stored before repositories were read: none yet.
   expect(source.parseCursor({ newest: '5', etag: null, notBefore: 0 })).toEqual({
+    repos: [],
     newest: '5',
     etag: null,
     notBefore: 0,

@@ -138,11 +138,102 @@ export function normaliseGithubEvent(raw: unknown): NormaliseResult {
       kind: 'comment',
       title: null,
       threadTitle: thread.data.title,
+      threadId: parentId,
       body: markdownToText(comment.data.body ?? ''),
       permalink: comment.data.html_url,
       author: comment.data.user?.login ?? event.actor?.login ?? null,
       parentExternalId: parentId,
       createdAt: isoOf(comment.data.created_at) ?? eventAt,
+    },
+  };
+}
+
+// A repository's issues (`GET /repos/{owner}/{repo}/issues`) and issue comments
+// (`GET /repos/{owner}/{repo}/issues/comments`), as recorded from github3.py's cassettes in 2017
+// (tests/fixtures/recorded/github-repo-issues-*.json, github-issue-comments-*.json): the objects
+// of the events' payloads, without the event around them.
+
+const repoIssueSchema = threadSchema.extend({ number: z.number().int().positive() });
+const repoCommentSchema = commentSchema.extend({ issue_url: z.string().optional() });
+
+/** The issue's number from a comment's `issue_url` (`…/repos/o/r/issues/187`), or null. */
+export function issueNumberOf(raw: unknown): number | null {
+  const parsed = repoCommentSchema.safeParse(raw);
+  const number = /\/issues\/(\d+)$/u.exec(parsed.success ? (parsed.data.issue_url ?? '') : '');
+  return number ? Number(number[1]) : null;
+}
+
+/** An issue of a repository's listing as read by its number: its id and title, for its comments. */
+export function parseGithubRepoIssue(
+  raw: unknown,
+): { readonly number: number; readonly id: string; readonly title: string } | null {
+  const parsed = repoIssueSchema.safeParse(raw);
+  return parsed.success
+    ? { number: parsed.data.number, id: parsed.data.id, title: parsed.data.title }
+    : null;
+}
+
+/**
+ * An issue of a repository's listing as a post (`issue/<id>`, as the events store it). A pull
+ * request in the listing is skipped: the events store it by its pull request's id
+ * (`pull/<id>`), which the listing does not give, and storing it by its issue id would double it.
+ */
+export function normaliseGithubRepoIssue(repo: string, raw: unknown): NormaliseResult {
+  const parsed = repoIssueSchema.safeParse(raw);
+  if (!parsed.success) return skipped('invalid', describeIssue(parsed.error));
+  const issue = parsed.data;
+  if (issue.pull_request !== undefined)
+    return skipped('unsupported-kind', `pull request ${issue.id}`);
+  const createdAt = isoOf(issue.created_at);
+  if (createdAt === null) return skipped('invalid', 'created_at: not a date');
+  return {
+    status: 'item',
+    item: {
+      source: 'github',
+      externalId: threadExternalId('issue', issue.id),
+      kind: 'post',
+      title: issue.title,
+      body: markdownToText(issue.body ?? ''),
+      url: null,
+      permalink: issue.html_url,
+      author: issue.user?.login ?? null,
+      community: repo,
+      parentExternalId: null,
+      threadTitle: null,
+      createdAt,
+    },
+  };
+}
+
+/**
+ * An issue comment of a repository as a comment (`issue-comment/<id>`, as the events store it);
+ * its parent is its issue when the issue was read (the listing names it only by number).
+ */
+export function normaliseGithubRepoComment(
+  repo: string,
+  raw: unknown,
+  thread: { readonly id: string; readonly title: string } | null,
+): NormaliseResult {
+  const parsed = repoCommentSchema.safeParse(raw);
+  if (!parsed.success) return skipped('invalid', describeIssue(parsed.error));
+  const comment = parsed.data;
+  const createdAt = isoOf(comment.created_at);
+  if (createdAt === null) return skipped('invalid', 'created_at: not a date');
+  return {
+    status: 'item',
+    item: {
+      source: 'github',
+      externalId: threadExternalId('issue-comment', comment.id),
+      kind: 'comment',
+      title: null,
+      body: markdownToText(comment.body ?? ''),
+      url: null,
+      permalink: comment.html_url,
+      author: comment.user?.login ?? null,
+      community: repo,
+      parentExternalId: thread ? threadExternalId('issue', thread.id) : null,
+      threadTitle: thread?.title ?? null,
+      createdAt,
     },
   };
 }

@@ -17,9 +17,10 @@ export const githubPlugin = defineSourcePlugin({
   },
   replay: githubReplay,
   pollSeconds: (settings) => settings.GITHUB_POLL_SECONDS,
-  createSource: (settings, { http }) =>
+  createSource: (settings, { http, interests }) =>
     createGithubSource({
       http,
+      repositories: interests?.repositories,
       apiUrl: settings.GITHUB_API_URL,
       token: settings.GITHUB_TOKEN,
       pollIntervalMs: settings.GITHUB_POLL_SECONDS * 1000,

@@ -27,6 +27,11 @@ export type RequestOptions = {
   readonly headers?: Record<string, string>;
   readonly body?: string;
   readonly signal?: AbortSignal;
+  /**
+   * 4xx statuses whose JSON body the caller reads itself (Stack Exchange sends every error as a
+   * 400 with its kind in the body) instead of a thrown error.
+   */
+  readonly acceptStatuses?: readonly number[];
 };
 
 export type HttpClient = {
@@ -73,7 +78,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       });
     }
     const status = response.status;
-    if (status === 429 || status >= 500 || status === 408) {
+    const accepted = request.acceptStatuses?.includes(status) ?? false;
+    if (!accepted && (status === 429 || status >= 500 || status === 408)) {
       throw new SourceError(
         status === 429 ? 'rate-limited' : 'http-status',
         `${where(url)} answered ${status}`,
@@ -81,7 +87,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       );
     }
     // GitHub's primary rate limit answers 403 with no requests left until a reset time.
-    if (status === 403 && response.headers.get('x-ratelimit-remaining') === '0') {
+    if (!accepted && status === 403 && response.headers.get('x-ratelimit-remaining') === '0') {
       const reset = Number(response.headers.get('x-ratelimit-reset'));
       throw new SourceError('rate-limited', `${where(url)} answered ${status}: out of requests`, {
         status,
@@ -92,10 +98,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
             : undefined),
       });
     }
-    if (status === 401 || status === 403) {
+    if (!accepted && (status === 401 || status === 403)) {
       throw new SourceError('auth', `${where(url)} answered ${status}`, { status });
     }
-    if (status >= 400) {
+    if (!accepted && status >= 400) {
       throw new SourceError('http-status', `${where(url)} answered ${status}`, { status });
     }
     // Not modified (a conditional request): nothing new, no body.

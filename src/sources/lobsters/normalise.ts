@@ -83,6 +83,7 @@ export function normaliseLobstersComment(
       community: null,
       parentExternalId: comment.parent_comment ?? story?.id ?? null,
       threadTitle: story?.title ?? null,
+      threadId: story?.id ?? null,
       createdAt: new Date(comment.created_at).toISOString(),
     },
   };

@@ -132,6 +132,7 @@ function normaliseComment(data: unknown): NormaliseResult {
       community: comment.subreddit,
       parentExternalId: comment.parent_id,
       threadTitle: comment.link_title ?? null,
+      threadId: comment.link_id,
       createdAt: isoFromSeconds(comment.created_utc),
     },
   };

@@ -75,7 +75,7 @@ export const api = createApi({
   refetchOnFocus: false,
   refetchOnReconnect: false,
   refetchOnMountOrArgChange: false,
-  tagTypes: ['Monitors', 'Matches', 'User', 'ApiKeys', 'Feeds'],
+  tagTypes: ['Monitors', 'Matches', 'User', 'ApiKeys', 'Feeds', 'AlertFeeds', 'Deliveries'],
   endpoints: () => ({}),
 });
 

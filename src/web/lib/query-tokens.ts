@@ -40,7 +40,7 @@ export function tokenizeQuery(query: string): QueryToken[] {
     } else {
       const end = scan(query, i, (c) => !/[\s()"\u201c\u201d\u201e]/.test(c));
       const text = query.slice(i, end);
-      const field = /^(title|site|subreddit|author):/i.exec(text);
+      const field = /^(title|site|subreddit|author|feed|repo):/i.exec(text);
       const reddit = /^\/?r\/\S+/i.test(text);
       if (OPERATORS.has(text)) tokens.push({ kind: 'operator', text });
       else if (field) {

@@ -2,8 +2,8 @@ import { Bell, CheckCheck, Download, RotateCw, Search } from 'lucide-react';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
+import { type AlertEntry, groupAlertEntries } from '../../../shared/alert-entries.ts';
 import type { MatchRating } from '../../../shared/match.ts';
-import { groupMatchesByItem, type MatchGroup } from '../../../shared/match-groups.ts';
 import { isSourceName, SOURCE_LABELS, SOURCE_NAMES } from '../../../shared/sources.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -17,6 +17,7 @@ import { describeApiError } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { UNDO_WINDOW_MS } from '../../lib/undo-window.ts';
 import { useNow } from '../../lib/use-now.ts';
+import { AllAlertsFeedButton } from '../alert-feeds/index.ts';
 import { useListMonitorsQuery } from '../monitors/index.ts';
 import { MatchCard } from './match-card.tsx';
 import {
@@ -112,8 +113,9 @@ export function AlertsPage() {
   );
 
   const items = useMemo(() => feed.data?.pages.flatMap((page) => page.items) ?? [], [feed.data]);
-  // One card per item, naming every monitor that caught it (docs/product.md, "One post, one alert").
-  const groups = useMemo(() => groupMatchesByItem(items), [items]);
+  // One card per item, naming every monitor that caught it (docs/product.md, "One post, one
+  // alert"), and one per conversation and per link ("One thread, one alert").
+  const groups = useMemo(() => groupAlertEntries(items), [items]);
   const monitorNames = useMemo(
     () => new Map((monitors.data ?? []).map((m) => [m.id, m.name || m.query])),
     [monitors.data],
@@ -123,7 +125,7 @@ export function AlertsPage() {
   // the first new one is scrolled to and focused, so a screen reader starts there.
   const { fresh, clear: clearFresh } = useFreshMatches(filters, items);
   // New alerts, not new matches: an item two monitors caught is one.
-  const freshCount = useMemo(() => groupMatchesByItem(fresh).length, [fresh]);
+  const freshCount = useMemo(() => groupAlertEntries(fresh).length, [fresh]);
   const [focusTarget, setFocusTarget] = useState<string | null>(null);
   const [shownNote, setShownNote] = useState('');
   const listRef = useRef<HTMLUListElement>(null);
@@ -140,7 +142,7 @@ export function AlertsPage() {
     const group = groups.find((g) => g.matches.some((match) => match.id === focusTarget));
     if (focusTarget === null || !group) return;
     const card = listRef.current?.querySelector<HTMLElement>(
-      `[data-match-id="${CSS.escape(group.match.id)}"]`,
+      `[data-match-id="${CSS.escape(group.lead.match.id)}"]`,
     );
     if (!card) return;
     setFocusTarget(null);
@@ -149,7 +151,7 @@ export function AlertsPage() {
   }, [focusTarget, groups]);
 
   /** Reads or unreads every match of the item, so the card and the count agree. */
-  async function toggleRead(group: MatchGroup, read = !group.read) {
+  async function toggleRead(group: AlertEntry, read = !group.read) {
     const changed = group.matches.filter((match) => match.read !== read);
     const results = await Promise.all(changed.map((match) => setRead({ id: match.id, read })));
     if (results.some((result) => 'error' in result && result.error)) {
@@ -157,7 +159,7 @@ export function AlertsPage() {
     }
   }
 
-  function dismissOne(group: MatchGroup) {
+  function dismissOne(group: AlertEntry) {
     const request = dismiss(group.matches.map((match) => match.id));
     toast('Alert dismissed', {
       duration: UNDO_WINDOW_MS,
@@ -171,8 +173,8 @@ export function AlertsPage() {
     });
   }
 
-  async function rateGroup(group: MatchGroup, rating: MatchRating | null) {
-    const result = await rate({ ids: group.matches.map((match) => match.id), rating });
+  async function rateEntry(entry: AlertEntry, rating: MatchRating | null) {
+    const result = await rate({ ids: entry.matches.map((match) => match.id), rating });
     if ('error' in result && result.error) toast.error('That rating could not be saved.');
   }
 
@@ -213,6 +215,7 @@ export function AlertsPage() {
             >
               <Download aria-hidden="true" /> Export CSV
             </Button>
+            <AllAlertsFeedButton />
             <Button
               variant="outline"
               onClick={() => void markAllRead()}
@@ -297,18 +300,20 @@ export function AlertsPage() {
               {groups.map((group) => (
                 <li
                   key={group.key}
-                  data-match-id={group.match.id}
+                  data-match-id={group.lead.match.id}
                   tabIndex={-1}
                   className="scroll-mt-24 rounded-xl outline-none focus-visible:ring-2 focus-visible:ring-ring"
                 >
                   <MatchCard
-                    group={group}
-                    monitorNames={group.monitorIds.flatMap((id) => monitorNames.get(id) ?? [])}
+                    entry={group}
+                    monitorNames={[
+                      ...new Set(group.items.flatMap((item) => item.monitorIds)),
+                    ].flatMap((id) => monitorNames.get(id) ?? [])}
                     now={now}
                     onOpen={() => void toggleRead(group, true)}
                     onToggleRead={() => void toggleRead(group)}
                     onDismiss={() => dismissOne(group)}
-                    onRate={(rating) => void rateGroup(group, rating)}
+                    onRate={(rating) => void rateEntry(group, rating)}
                   />
                 </li>
               ))}

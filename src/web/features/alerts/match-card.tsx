@@ -1,7 +1,7 @@
 import { Check, ExternalLink, MailOpen, ThumbsDown, ThumbsUp, X } from 'lucide-react';
+import { type AlertEntry, describeAlsoOn, entryHeadline } from '../../../shared/alert-entries.ts';
 import type { MatchRating } from '../../../shared/match.ts';
-import type { MatchGroup } from '../../../shared/match-groups.ts';
-import { describeHitFields, matchHeadline } from '../../../shared/match-view.ts';
+import { describeHitFields } from '../../../shared/match-view.ts';
 import { formatCommunity, SOURCE_LABELS } from '../../../shared/sources.ts';
 import { SnippetText } from '../../components/snippet-text.tsx';
 import { SourceIcon } from '../../components/source-badge.tsx';
@@ -11,13 +11,15 @@ import { relativeTime } from '../../lib/relative-time.ts';
 import { safeHttpUrl } from '../../lib/safe-url.ts';
 
 /**
- * One alert: one item, however many monitors caught it (each named). A post is named by its
- * title with the hits in it, a comment by its thread ("on: …"), linked to the comment itself.
+ * One alert: one item, however many monitors caught it (each named), or one conversation ("12
+ * new comments in …", linked to the thread, its items listed when expanded), or one link posted
+ * on several sites ("also on …"). A post is named by its title with the hits in it, a comment by
+ * its thread ("on: …"), linked to the comment itself.
  * Everything here came from a stranger's post: it is rendered as text nodes only, and only
  * http(s) URLs become links (a `javascript:` URL is shown as text).
  */
 export function MatchCard({
-  group,
+  entry,
   monitorNames,
   now,
   onOpen,
@@ -25,7 +27,7 @@ export function MatchCard({
   onDismiss,
   onRate,
 }: {
-  group: MatchGroup;
+  entry: AlertEntry;
   monitorNames: readonly string[];
   now: number;
   onOpen: () => void;
@@ -34,17 +36,21 @@ export function MatchCard({
   /** Rates every match of the alert; the same rating again takes it back (null). */
   onRate: (rating: MatchRating | null) => void;
 }) {
+  const group = entry.lead;
   const match = group.match;
-  const read = group.read;
-  const permalink = safeHttpUrl(match.permalink);
+  const read = entry.read;
+  const permalink = safeHttpUrl(entry.thread?.permalink ?? match.permalink);
   const link = safeHttpUrl(match.url);
-  const headline = matchHeadline(match);
+  const headline = entryHeadline(entry);
   const title = headline.text;
-  const titleHits = match.title ? group.titleHighlights : headline.highlights;
+  const titleHits =
+    match.title && headline.highlights.length > 0 ? group.titleHighlights : headline.highlights;
+  const alsoOn = describeAlsoOn(entry.alsoOn);
+  const more = entry.items.length > 1 ? entry.items : [];
   const hits = describeHitFields(group.hitFields);
   // The alert's rating and score: its most relevant match's (each monitor scores its own).
-  const rating = group.matches.find((m) => m.rating !== null)?.rating ?? null;
-  const scored = group.matches.reduce<typeof match | null>(
+  const rating = entry.matches.find((m) => m.rating !== null)?.rating ?? null;
+  const scored = entry.matches.reduce<typeof match | null>(
     (best, m) =>
       m.relevance !== null && (best === null || (best.relevance ?? 0) < m.relevance) ? m : best,
     null,
@@ -61,6 +67,7 @@ export function MatchCard({
       aria-label={`${read ? '' : 'Unread: '}${title}`}
       data-testid="match-card"
       data-read={read}
+      data-items={entry.items.length}
     >
       <div className="flex items-start gap-3">
         <SourceIcon source={match.source} className="mt-0.5" />
@@ -150,6 +157,78 @@ export function MatchCard({
               )
             ) : null}
           </div>
+          {alsoOn ? (
+            <p className="mt-2 text-xs text-muted-foreground" data-testid="match-also-on">
+              {alsoOn.charAt(0).toUpperCase()}
+              {alsoOn.slice(1)}:{' '}
+              {entry.alsoOn.map((other, index) => {
+                const href = safeHttpUrl(other.permalink);
+                const label = other.community
+                  ? formatCommunity(other.source, other.community)
+                  : SOURCE_LABELS[other.source];
+                return (
+                  <span key={other.permalink}>
+                    {index > 0 ? ', ' : null}
+                    {href ? (
+                      <a
+                        href={href}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        onClick={onOpen}
+                        className="underline-offset-2 hover:underline"
+                      >
+                        {label}
+                      </a>
+                    ) : (
+                      label
+                    )}
+                  </span>
+                );
+              })}
+            </p>
+          ) : null}
+          {more.length > 0 ? (
+            <details className="mt-2 text-sm" data-testid="match-thread">
+              <summary className="cursor-pointer text-xs font-medium text-muted-foreground hover:text-foreground">
+                Show all {more.length}
+              </summary>
+              <ul className="mt-2 grid gap-2 border-l pl-3">
+                {more.map((item) => {
+                  const href = safeHttpUrl(item.match.permalink);
+                  return (
+                    <li key={item.key} data-testid="match-thread-item">
+                      <p className="text-xs text-muted-foreground">
+                        {SOURCE_LABELS[item.match.source]}
+                        {item.match.author ? ` · ${item.match.author}` : ''} ·{' '}
+                        {relativeTime(item.match.itemCreatedAt, now)}
+                        {href ? (
+                          <>
+                            {' · '}
+                            <a
+                              href={href}
+                              target="_blank"
+                              rel="noopener noreferrer"
+                              onClick={onOpen}
+                              className="hover:underline"
+                            >
+                              open
+                            </a>
+                          </>
+                        ) : null}
+                      </p>
+                      {item.snippet ? (
+                        <p className="leading-relaxed wrap-anywhere text-muted-foreground">
+                          <SnippetText text={item.snippet} highlights={item.highlights} />
+                        </p>
+                      ) : (
+                        <p className="leading-relaxed wrap-anywhere">{item.match.title ?? ''}</p>
+                      )}
+                    </li>
+                  );
+                })}
+              </ul>
+            </details>
+          ) : null}
         </div>
         <div className="flex shrink-0 flex-col gap-1 sm:flex-row">
           <Button

@@ -1,5 +1,5 @@
+import { groupAlertEntries } from '../../../shared/alert-entries.ts';
 import type { Match, MatchPage, MatchRating, MatchStats } from '../../../shared/match.ts';
-import { groupMatchesByItem } from '../../../shared/match-groups.ts';
 import type { SourceName } from '../../../shared/sources.ts';
 import { api } from '../../lib/api.ts';
 import { UNDO_WINDOW_MS } from '../../lib/undo-window.ts';
@@ -43,9 +43,12 @@ function feedUrl(filters: MatchFilters, cursor: string | null, limit: number): s
   return `/matches?${params}`;
 }
 
-/** The alerts of a page (an item two monitors caught counts once), and whether there are more. */
+/**
+ * The alerts of a page (an item two monitors caught counts once, a thread or a link once), and
+ * whether there are more.
+ */
 const countAlerts = (page: MatchPage) => ({
-  count: groupMatchesByItem(page.items).length,
+  count: groupAlertEntries(page.items).length,
   more: page.nextCursor !== null,
 });
 
@@ -73,7 +76,10 @@ export const matchesApi = api.injectEndpoints({
       query: (filters) => feedUrl(filters, null, FEED_PAGE_SIZE),
       keepUnusedDataFor: 0,
     }),
-    /** Unread items (an item two monitors caught counts once), up to UNREAD_COUNT_CAP matches read. */
+    /**
+     * Unread alerts (an item two monitors caught counts once, a thread or a link once), up to
+     * UNREAD_COUNT_CAP matches read.
+     */
     unreadCount: build.query<{ count: number; more: boolean }, void>({
       query: () => feedUrl({ unread: true }, null, UNREAD_COUNT_CAP),
       transformResponse: countAlerts,

@@ -20,6 +20,15 @@ import { useUpdateMonitorMutation } from './monitors-api.ts';
 import { QueryText } from './query-text.tsx';
 
 /** One monitor in the list: its query, sites, counts, and its switches and actions. */
+const RHYTHM_LABELS: Record<Monitor['delivery'], string> = {
+  default: '',
+  instant: 'instant alerts',
+  hourly: 'hourly digest',
+  daily: 'daily digest',
+  weekly: 'weekly digest',
+  feed: 'feed only',
+};
+
 export function MonitorCard({
   monitor,
   now,
@@ -93,6 +102,9 @@ export function MonitorCard({
               <span className="flex items-center gap-1">
                 <BellOff className="size-3" aria-hidden="true" /> no e-mail
               </span>
+            ) : null}
+            {monitor.delivery !== 'default' ? (
+              <span data-testid="monitor-delivery">{RHYTHM_LABELS[monitor.delivery]}</span>
             ) : null}
           </p>
           <CappedNotice monitor={monitor} now={now} />

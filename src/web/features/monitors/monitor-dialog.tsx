@@ -5,6 +5,8 @@ import {
   DialogDescription,
   DialogTitle,
 } from '../../components/ui/dialog.tsx';
+import { AlertFeedLink } from '../alert-feeds/index.ts';
+import { WebhookCalls } from '../deliveries/index.ts';
 import { MonitorForm } from './monitor-form.tsx';
 import { MonitorWebhookSettings } from './monitor-webhook.tsx';
 
@@ -42,6 +44,17 @@ export function MonitorDialog({
               Also send this monitor’s matches to Slack, Discord or your own endpoint.
             </p>
             <MonitorWebhookSettings monitorId={monitor.id} />
+            <h4 className="mt-4 mb-2 text-xs font-semibold">Recent calls</h4>
+            <WebhookCalls monitorId={monitor.id} />
+          </section>
+        ) : null}
+        {open && monitor ? (
+          <section className="mt-2 border-t pt-4" aria-label="Feed">
+            <h3 className="text-sm font-semibold">Feed</h3>
+            <p className="mb-3 text-xs text-muted-foreground">
+              This monitor’s matches as RSS, Atom or JSON Feed.
+            </p>
+            <AlertFeedLink monitorId={monitor.id} />
           </section>
         ) : null}
       </DialogContent>

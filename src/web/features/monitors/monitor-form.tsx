@@ -1,17 +1,22 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Loader2 } from 'lucide-react';
+import { useId } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import {
+  MONITOR_DELIVERIES,
   MONITOR_NAME_MAX_LENGTH,
   MONITOR_QUERY_MAX_LENGTH,
   type Monitor,
+  type MonitorDelivery,
 } from '../../../shared/monitor.ts';
 import { SOURCE_NAMES } from '../../../shared/sources.ts';
 import { FormError } from '../../components/form-parts.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Field } from '../../components/ui/field.tsx';
+import { Label } from '../../components/ui/label.tsx';
+import { Select } from '../../components/ui/select.tsx';
 import { describeApiError } from '../../lib/api.ts';
 import { MonitorPreviewPanel } from './monitor-preview.tsx';
 import { QueryCoach, ThresholdEffect } from './monitor-relevance.tsx';
@@ -44,7 +49,18 @@ const monitorFormSchema = z.object({
       (value) => value === '' || (/^\d{1,3}$/.test(value) && Number(value) <= 100),
       'Write a whole number from 0 to 100, or leave it empty for off.',
     ),
+  delivery: z.enum(MONITOR_DELIVERIES),
 });
+
+/** The rhythms a monitor can follow (docs/product.md, "Delivery"). */
+const DELIVERY_LABELS: Record<MonitorDelivery, string> = {
+  default: 'As in my settings',
+  instant: 'Instantly',
+  hourly: 'Hourly digest',
+  daily: 'Daily digest (08:00)',
+  weekly: 'Weekly digest (Monday 08:00)',
+  feed: 'Feed only: no email or webhook',
+};
 type MonitorFormValues = z.infer<typeof monitorFormSchema>;
 
 /**
@@ -72,6 +88,7 @@ export function MonitorForm({
         monitor?.relevanceThreshold != null
           ? String(Math.round(monitor.relevanceThreshold * 100))
           : '',
+      delivery: monitor?.delivery ?? 'default',
     },
   });
   const coach = useMonitorCoachQuery(monitor?.id ?? '', {
@@ -86,6 +103,7 @@ export function MonitorForm({
   const threshold = /^\d{1,3}$/.test(thresholdText.trim())
     ? Math.min(100, Number(thresholdText.trim())) / 100
     : null;
+  const deliveryId = useId();
   const check = useQueryCheck(query, sources);
 
   const onSubmit = form.handleSubmit(async ({ relevanceThreshold, ...rest }) => {
@@ -137,6 +155,16 @@ export function MonitorForm({
           onApplied={(applied) => form.setValue('query', applied, { shouldDirty: false })}
         />
       ) : null}
+      <div className="grid gap-2 sm:max-w-sm">
+        <Label htmlFor={deliveryId}>Alerts for this monitor</Label>
+        <Select id={deliveryId} {...form.register('delivery')}>
+          {MONITOR_DELIVERIES.map((value) => (
+            <option key={value} value={value}>
+              {DELIVERY_LABELS[value]}
+            </option>
+          ))}
+        </Select>
+      </div>
       <MonitorPreviewPanel query={query} sources={sources} check={check} />
       <details className="rounded-lg border">
         <summary className="cursor-pointer rounded-lg px-4 py-3 text-sm font-medium">

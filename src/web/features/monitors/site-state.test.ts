@@ -19,6 +19,8 @@ const health = (change: Partial<SourceHealth>): SourceHealth => ({
   itemsPerMinute: 10,
   behindSeconds: 2,
   skipped: {},
+  note: null,
+  queue: null,
   ...change,
 });
 

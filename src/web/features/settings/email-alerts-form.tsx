@@ -2,6 +2,7 @@ import { useId, useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { FormError } from '../../components/form-parts.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Select } from '../../components/ui/select.tsx';
 import { describeApiError } from '../../lib/api.ts';
@@ -36,11 +37,19 @@ export function EmailAlertsForm({ user }: { user: UserRecord }) {
   const [problem, setProblem] = useState<string | null>(null);
   const zones = useMemo(() => timeZones(timezone), [timezone]);
   const zoneId = useId();
-  const changed = mode !== user.emailAlerts || timezone !== user.timezone;
+  const quietId = useId();
+  const [quiet, setQuiet] = useState(user.quietHours !== null);
+  const [quietStart, setQuietStart] = useState(user.quietHours?.start ?? '22:00');
+  const [quietEnd, setQuietEnd] = useState(user.quietHours?.end ?? '07:00');
+  const quietHours = quiet ? { start: quietStart, end: quietEnd } : null;
+  const changed =
+    mode !== user.emailAlerts ||
+    timezone !== user.timezone ||
+    JSON.stringify(quietHours) !== JSON.stringify(user.quietHours);
 
   const save = async () => {
     setProblem(null);
-    const saved = await updateUser({ emailAlerts: mode, timezone });
+    const saved = await updateUser({ emailAlerts: mode, timezone, quietHours });
     if (saved.error) setProblem(describeApiError(saved.error));
     else toast.success('Email alerts saved.');
   };
@@ -107,6 +116,41 @@ export function EmailAlertsForm({ user }: { user: UserRecord }) {
           </button>
         ) : null}
       </div>
+      <fieldset className="grid gap-2" data-testid="quiet-hours">
+        <legend className="mb-1 text-sm font-medium">Quiet hours</legend>
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={quiet}
+            onChange={(event) => setQuiet(event.target.checked)}
+            className="accent-[var(--color-primary)]"
+          />
+          Hold instant and hourly emails during quiet hours, then send one email
+        </label>
+        {quiet ? (
+          <div className="flex flex-wrap items-center gap-2 text-sm">
+            <Label htmlFor={`${quietId}-start`}>From</Label>
+            <Input
+              id={`${quietId}-start`}
+              type="time"
+              required
+              value={quietStart}
+              onChange={(event) => setQuietStart(event.target.value)}
+              className="w-32"
+            />
+            <Label htmlFor={`${quietId}-end`}>to</Label>
+            <Input
+              id={`${quietId}-end`}
+              type="time"
+              required
+              value={quietEnd}
+              onChange={(event) => setQuietEnd(event.target.value)}
+              className="w-32"
+            />
+            <span className="text-xs text-muted-foreground">in your time zone</span>
+          </div>
+        ) : null}
+      </fieldset>
       <div className="flex flex-wrap gap-3">
         <Button type="submit" disabled={!changed || isLoading}>
           Save email alerts

@@ -13,6 +13,7 @@ import { Skeleton } from '../../components/ui/skeleton.tsx';
 import { describeApiError } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useGetUserQuery } from '../../lib/user-api.ts';
+import { EmailHistory } from '../deliveries/index.ts';
 import { ApiKeysSection } from './api-keys-section.tsx';
 import { ChangeEmailForm } from './change-email-form.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
@@ -65,6 +66,12 @@ export function SettingsPage() {
           </Section>
           <Section title="Email alerts" description="When Earshot emails you about new matches.">
             <EmailAlertsForm user={user.data} />
+          </Section>
+          <Section
+            title="Emails sent"
+            description="The last 100 emails Earshot sent you or tried to: sent, deferred, failed, and why."
+          >
+            <EmailHistory />
           </Section>
           <Section
             title="Sources"

@@ -15,6 +15,8 @@ const base: SourceHealth = {
   itemsPerMinute: 40,
   behindSeconds: 3,
   skipped: {},
+  note: null,
+  queue: null,
 };
 
 describe('describeSourceHealth', () => {
@@ -25,6 +27,18 @@ describe('describeSourceHealth', () => {
     [{ state: 'lagging', behindSeconds: 300 }, 'Hacker News: lagging, 5 min behind'],
     [{ state: 'lagging', lastSuccessAt: null, behindSeconds: null }, 'Hacker News: starting'],
     [{ source: 'lobsters', state: 'failing' }, 'Lobsters: failing, retrying'],
+    [
+      { source: 'bluesky', behindSeconds: 1, queue: { depth: 40, maxDepth: 900, lagMs: 800 } },
+      'Bluesky: live, 1 s behind, 40 queued',
+    ],
+    [
+      { source: 'bluesky', behindSeconds: 0, queue: { depth: 0, maxDepth: 900, lagMs: 300 } },
+      'Bluesky: live, 0 s behind',
+    ],
+    [
+      { source: 'stackoverflow', behindSeconds: null, note: 'out of requests until midnight UTC' },
+      'Stack Overflow: live; out of requests until midnight UTC',
+    ],
   ] as const)('%j → %s', (change, text) => {
     expect(describeSourceHealth({ ...base, ...change })).toBe(text);
   });

@@ -20,18 +20,24 @@ export function describeSourceDetail(health: SourceHealth): string | undefined {
   return health.lastError ?? undefined;
 }
 
-/** One source in a few words: "Hacker News: live, 3 s behind", "Reddit: not configured". */
+/**
+ * One source in a few words: "Hacker News: live, 3 s behind", "Reddit: not configured";
+ * a pushing site's queue ("Bluesky: live, 1 s behind, 40 queued") and what a source says of
+ * itself ("Stack Overflow: live; requests running short: …") follow.
+ */
 export function describeSourceHealth(health: SourceHealth): string {
   const label = SOURCE_LABELS[health.source];
+  const queued = health.queue && health.queue.depth > 0 ? `, ${health.queue.depth} queued` : '';
+  const note = health.note ? `; ${health.note}` : '';
   switch (health.state) {
     case 'ok':
       return health.behindSeconds === null
-        ? `${label}: live`
-        : `${label}: live, ${formatBehind(health.behindSeconds)} behind`;
+        ? `${label}: live${queued}${note}`
+        : `${label}: live, ${formatBehind(health.behindSeconds)} behind${queued}${note}`;
     case 'lagging':
       return health.lastSuccessAt === null
         ? `${label}: starting`
-        : `${label}: lagging${health.behindSeconds === null ? '' : `, ${formatBehind(health.behindSeconds)} behind`}`;
+        : `${label}: lagging${health.behindSeconds === null ? '' : `, ${formatBehind(health.behindSeconds)} behind`}${queued}${note}`;
     case 'failing':
       return `${label}: failing, retrying`;
     case 'not_configured':

@@ -1,0 +1,2 @@
+ALTER TABLE "source_health" ADD COLUMN "note" text;--> statement-breakpoint
+ALTER TABLE "source_health" ADD COLUMN "queue" jsonb;

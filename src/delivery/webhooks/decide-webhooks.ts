@@ -134,7 +134,10 @@ async function decideMonitorWebhook(ctx: DeliveryContext, monitorId: string): Pr
       .from(matches)
       .where(sql`${matches.id} = any(${sql.param(covered.map((m) => m.id))}::bigint[])`)
       .orderBy(asc(matches.id));
-    const alertsUrl = deliveryLinks(config, '').alerts;
+    const links = deliveryLinks(config, '');
+    const alertsUrl = links.alerts;
+    const rate = (matchId: string, rating: 'relevant' | 'irrelevant') =>
+      links.rate(ctx.tokens.signRating(matchId, rating));
     const chunks = chunkEntries(hook.kind, rows.map(toMatch));
     let queued = 0;
     for (const [index, entries] of chunks.entries()) {
@@ -143,6 +146,7 @@ async function decideMonitorWebhook(ctx: DeliveryContext, monitorId: string): Pr
         monitor,
         entries,
         alertsUrl,
+        rate,
         notice: capNotice({
           first: index === 0,
           last,

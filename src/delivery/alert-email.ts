@@ -45,7 +45,11 @@ export type AlertEmailInput = {
     /** The signed one-click links rating a stored match (none for the sample email). */
     rate?: (matchId: string, rating: 'relevant' | 'irrelevant') => string;
   };
+  /** The one-click mute links of an entry listed under a monitor (decision 0038); none if absent. */
+  muteLinks?: (entry: AlertEntry, monitorId: string) => readonly MuteLink[];
 };
+
+export type MuteLink = { label: string; href: string };
 
 export type RenderedEmail = { subject: string; text: string; html: string };
 
@@ -217,6 +221,9 @@ function renderText(input: AlertEmailInput, subject: string, groups: Group[], mo
           `  Not relevant: ${rate(match.id, 'irrelevant')}`,
         );
       }
+      for (const mute of input.muteLinks?.(entry, group.monitor.id) ?? []) {
+        lines.push(`  ${oneLine(mute.label)}: ${mute.href}`);
+      }
       lines.push('');
     }
   }
@@ -309,6 +316,8 @@ h2{font-size:16px;margin:24px 0 2px}
 .snippet{font-size:14px;line-height:1.5;margin:0 0 6px;color:#374151;word-break:break-word}
 mark{background:#fde68a;color:#111827;padding:0 1px;border-radius:2px}
 .links{font-size:13px;margin:0}
+.mutes{font-size:12px;margin:4px 0 0}
+.mutes a{color:#6b7280}
 .more{font-size:14px;margin:16px 0 0}
 .notice{font-size:14px;margin:16px 0 0;padding:12px;border-radius:8px;background:#fef3c7;color:#78350f}
 .button{display:inline-block;margin-top:20px;padding:10px 16px;border-radius:8px;background:#2563eb;color:#ffffff !important;text-decoration:none;font-weight:600;font-size:14px}
@@ -329,7 +338,12 @@ mark{background:#854d0e !important;color:#fef9c3 !important}
 @media (max-width:480px){.wrap{padding:12px 6px}.card{padding:14px;border-radius:8px}h1{font-size:18px}}
 `;
 
-function renderHtmlEntry(input: AlertEmailInput, entry: AlertEntry, caughtBy: EmailMonitor[]) {
+function renderHtmlEntry(
+  input: AlertEmailInput,
+  entry: AlertEntry,
+  caughtBy: EmailMonitor[],
+  monitorId: string,
+) {
   const e = escapeHtml;
   const match = entry.lead.match;
   const single = entry.thread === null;
@@ -376,7 +390,10 @@ function renderHtmlEntry(input: AlertEmailInput, entry: AlertEntry, caughtBy: Em
   ]
     .filter(Boolean)
     .join(' &nbsp;·&nbsp; ');
-  return `<div class="match"><p class="title">${title}</p><p class="meta">${meta}</p>${caught ? `<p class="meta">${e(caught)}</p>` : ''}${snippets.join('')}${also ? `<p class="meta">Also on ${alsoLinks}</p>` : ''}<p class="links">${links}</p></div>`;
+  const mutes = (input.muteLinks?.(entry, monitorId) ?? [])
+    .map((mute) => `<a href="${e(mute.href)}">${e(mute.label)}</a>`)
+    .join(' &nbsp;·&nbsp; ');
+  return `<div class="match"><p class="title">${title}</p><p class="meta">${meta}</p>${caught ? `<p class="meta">${e(caught)}</p>` : ''}${snippets.join('')}${also ? `<p class="meta">Also on ${alsoLinks}</p>` : ''}<p class="links">${links}</p>${mutes ? `<p class="mutes">${mutes}</p>` : ''}</div>`;
 }
 
 function renderHtml(input: AlertEmailInput, subject: string, groups: Group[], more: number) {
@@ -389,7 +406,7 @@ function renderHtml(input: AlertEmailInput, subject: string, groups: Group[], mo
       `<p class="query">${e(group.monitor.query)}</p>`,
     );
     for (const { entry, caughtBy } of group.entries) {
-      body.push(renderHtmlEntry(input, entry, caughtBy));
+      body.push(renderHtmlEntry(input, entry, caughtBy, group.monitor.id));
     }
   }
   if (more > 0) {

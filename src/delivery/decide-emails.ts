@@ -5,10 +5,12 @@ import { monitors } from '../db/schema/monitors.ts';
 import { users } from '../db/schema/users.ts';
 import { HELD_BACK_SQL } from '../matches/relevance-held.ts';
 import { matchColumns, toMatch } from '../matches/to-match.ts';
+import { formatCommunity, type SourceName } from '../shared/sources.ts';
 import { isTimeZone } from '../shared/user.ts';
 import { renderAlertEmail } from './alert-email.ts';
 import { clearPending, planBatch } from './batch.ts';
 import { type DeliveryContext, deliveryLinks, unsubscribeHeaders } from './delivery-context.ts';
+import { entryMutes } from './mute-token.ts';
 import { queueMessage } from './outbox.ts';
 import { planRhythms, rhythmOf } from './rhythm.ts';
 import { localDay, nextLocalTime } from './schedule.ts';
@@ -219,6 +221,11 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
         unsubscribe: links.unsubscribePage,
         rate: (matchId, rating) => links.rate(ctx.tokens.signRating(matchId, rating)),
       },
+      muteLinks: (entry, monitorId) =>
+        entryMutes({ userId, monitorId, match: entry.lead.match }).map(({ kind, mute }) => ({
+          label: muteLabel(kind, entry.lead.match),
+          href: `${config.publicUrl}/mute?token=${encodeURIComponent(ctx.tokens.signMute(mute))}`,
+        })),
     });
     return queueMessage(
       tx,
@@ -233,4 +240,14 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
       now,
     );
   });
+}
+
+/** "Mute this thread", "Mute pg", "Mute r/programming". */
+function muteLabel(
+  kind: 'thread' | 'author' | 'community',
+  match: { source: SourceName; author: string | null; community: string | null },
+): string {
+  if (kind === 'thread') return 'Mute this thread';
+  if (kind === 'author') return `Mute ${match.author ?? ''}`;
+  return `Mute ${formatCommunity(match.source, match.community ?? '')}`;
 }

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../db/client.ts';
 import { loadServerSecret } from '../db/server-secret.ts';
+import { createMuteTokens, type MuteTokens } from './mute-token.ts';
 
 /**
  * Unsubscribe tokens: `<user id as 22 base64url characters>.<43 base64url characters of
@@ -14,7 +15,7 @@ const PURPOSE = 'earshot:unsubscribe:v1:';
 const TOKEN_SHAPE = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export type UnsubscribeTokens = {
+export type UnsubscribeTokens = MuteTokens & {
   sign(userId: string): string;
   /** The user id of a genuine token; null for anything else. */
   verify(token: string): string | null;
@@ -30,6 +31,7 @@ export type UnsubscribeTokens = {
 const RATING_PURPOSE = 'earshot:rating:v1:';
 const RATING_SHAPE = /^([1-9][0-9]{0,15})\.([ri])\.([A-Za-z0-9_-]{43})$/;
 
+/** Unsubscribe tokens, and the mute tokens made with the same key (mute-token.ts). */
 export function createUnsubscribeTokens(key: string): UnsubscribeTokens {
   const mac = (userId: string) =>
     createHmac('sha256', key)
@@ -38,6 +40,7 @@ export function createUnsubscribeTokens(key: string): UnsubscribeTokens {
   const ratingMac = (matchId: string, letter: string) =>
     createHmac('sha256', key).update(`${RATING_PURPOSE}${matchId}.${letter}`).digest();
   return {
+    ...createMuteTokens(key),
     sign(userId) {
       const id = Buffer.from(userId.replaceAll('-', ''), 'hex');
       if (!UUID_SHAPE.test(userId) || id.length !== 16) throw new Error('Not a user id.');

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../db/client.ts';
 import { matches } from '../db/schema/matches.ts';
-import { monitors } from '../db/schema/monitors.ts';
+import { monitors, monitorThreadMutes } from '../db/schema/monitors.ts';
 import { searchDocumentLiteral } from '../db/search-text.ts';
 import { emptyModel, scoreMatch } from '../relevance/relevance-model.ts';
 import type { NewMatch } from './match-events.ts';
@@ -92,6 +92,9 @@ async function insertMatches(
       -- A lookup by key for each row: a join would read every monitor into a hash first.
       cross join lateral (select ${monitors.userId}, ${monitors.hourStartedAt}, ${monitors.hourMatches}
         from ${monitors} where ${monitors.id} = r.monitor_id and ${monitorMakesMatches()}) as m
+      -- A thread muted from an email (decision 0038) makes no more matches for that monitor.
+      where r.thread_id is null or not exists (select 1 from ${monitorThreadMutes} t
+        where t.monitor_id = r.monitor_id and t.source = r.source and t.thread_id = r.thread_id)
     ),
     inserted as (
       insert into ${matches} (user_id, monitor_id, source, external_id, kind, title,

@@ -67,8 +67,16 @@ async function withThreads(
 ): Promise<NormalisedItem[]> {
   const unknown = (item: NormalisedItem) =>
     item.parentExternalId !== null && (item.threadTitle === null || !item.threadId);
+  // The parent, and the thread's post itself when the site named the thread but not its title
+  // (a Reddit reply whose parent comment was never read).
   const parents = [
-    ...new Set(batch.flatMap((item) => (unknown(item) ? [item.parentExternalId as string] : []))),
+    ...new Set(
+      batch.flatMap((item) =>
+        unknown(item)
+          ? [item.parentExternalId as string, ...(item.threadId ? [item.threadId] : [])]
+          : [],
+      ),
+    ),
   ];
   type Thread = { title: string | null; id: string | null };
   const threadOf = new Map<string, Thread>();
@@ -90,8 +98,9 @@ async function withThreads(
       return { ...item, threadId: item.externalId };
     }
     const parent = item.parentExternalId === null ? undefined : threadOf.get(item.parentExternalId);
+    const post = item.threadId ? threadOf.get(item.threadId) : undefined;
     const thread: Thread = {
-      title: item.threadTitle ?? parent?.title ?? null,
+      title: item.threadTitle ?? parent?.title ?? post?.title ?? null,
       id: item.threadId || (parent?.id ?? null),
     };
     threadOf.set(item.externalId, thread);

@@ -75,6 +75,8 @@ export type ReplayServer = {
   revokeTokens(): void;
   /** Requests seen, by target. */
   requests(target: FaultTarget): number;
+  /** WebSocket connections the replay still holds open (one a client has cut counts until the close reaches it). */
+  openSockets(): number;
   /** When each request to `target` came (ms since the epoch). */
   requestTimes(target: FaultTarget): readonly number[];
   /** Stops listening (connections are refused) until `resume`. */
@@ -142,6 +144,21 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
     const carriesItems = site
       ? site.replay.carriesItems(route)
       : /\/item\/|\/api\/info|^\/(newest|comments)/u.test(url.pathname);
+    const eventStream = site?.replay.eventStream;
+    const streamFrom =
+      site && eventStream
+        ? eventStream.start(
+            { path: route, query: url.searchParams },
+            site.records,
+            revealOf(site.name),
+          )
+        : null;
+    if (site && eventStream && streamFrom !== null) {
+      sendEvents(response, site.name, streamFrom, (index) =>
+        eventStream.event(site.records, index, revealOf(site.name)),
+      );
+      return;
+    }
     const fault = faults.take(target, carriesItems);
     if (fault?.kind === 'drop') {
       request.socket.destroy();
@@ -187,6 +204,39 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
     response.end(
       fault?.kind === 'truncate' ? text.slice(0, Math.max(1, Math.floor(text.length / 2))) : text,
     );
+  }
+
+  // A site's server-sent events (Mastodon's streaming API): the records revealed from where the
+  // stream starts, as they are revealed, with a heartbeat comment every 10 s. It takes no fault
+  // but a drop queued for the site (the polls' faults stay theirs), which cuts it.
+  function sendEvents(
+    response: ServerResponse,
+    name: ReplayStream,
+    from: number,
+    event: (index: number) => string,
+  ): void {
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    response.write(':)\n\n');
+    let next = from;
+    let beat = Date.now();
+    const timer = setInterval(() => {
+      if (faults.pending(name, ['drop'])) {
+        faults.take(name, false);
+        clearInterval(timer);
+        response.socket?.destroy();
+        return;
+      }
+      const revealedNow = revealed(name);
+      while (next < revealedNow && response.writableLength < 1_048_576) {
+        response.write(event(next));
+        next++;
+      }
+      if (Date.now() - beat > 10_000) {
+        beat = Date.now();
+        response.write(':thump\n\n');
+      }
+    }, 20);
+    response.on('close', () => clearInterval(timer));
   }
 
   // A site read over a WebSocket (Jetstream): each connection is sent the records revealed
@@ -292,6 +342,7 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
     fault: faults.add,
     revokeTokens: streams.reddit.revokeTokens,
     requests: faults.requests,
+    openSockets: () => websockets.clients.size,
     requestTimes: faults.requestTimes,
     suspend: stopListening,
     async resume() {

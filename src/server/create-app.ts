@@ -28,6 +28,7 @@ import { createHealthRoutes } from './routes/health.ts';
 import { createMatchRoutes } from './routes/matches.ts';
 import { createMonitorWebhookRoutes } from './routes/monitor-webhooks.ts';
 import { createMonitorRoutes } from './routes/monitors.ts';
+import { createMuteRoutes } from './routes/mutes.ts';
 import { createPublicConfigRoutes } from './routes/public-config.ts';
 import { createUserRoutes } from './routes/user.ts';
 
@@ -41,6 +42,8 @@ const PUBLIC_API_PATHS = [
   '/api/user/unsubscribe/one-click',
   // Rating an alert from its email: the token of the link is the proof.
   '/api/feedback',
+  // The mute links of alert emails, likewise.
+  '/api/mutes',
 ];
 
 /**
@@ -119,6 +122,7 @@ export function createApp(deps: AppDeps) {
     }),
   );
   api.route('/', createEmailAlertRoutes(deps));
+  api.route('/', createMuteRoutes(deps));
   api.route('/', createMonitorWebhookRoutes(deps));
   api.route('/', createEmailRoutes(deps));
   api.route('/', createFeedRoutes(deps));

@@ -77,6 +77,12 @@ export function linkKey(url: string | null): string | null {
   }
 }
 
+/**
+ * The feed's partition: a conversation is one monitor's (issue 25), so items are kept apart by a
+ * monitor that caught them, the same one for every item of that monitor alone (the least id).
+ */
+export const byMonitor = (item: MatchGroup): string => [...item.monitorIds].sort()[0] ?? '';
+
 /** A thread's page on its site, from its id, where the site's links are built that way. */
 export function threadPermalink(source: SourceName, id: string): string | null {
   switch (source) {

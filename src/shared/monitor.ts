@@ -50,6 +50,19 @@ export const monitorSchema = z.object({
    */
   relevanceThreshold: z.number().nullable(),
   delivery: monitorDeliverySchema,
+  /**
+   * Threads muted from an alert email's link (decision 0038): their matches are not stored for
+   * this monitor. `PATCH { unmuteThread: { source, threadId } }` lifts one.
+   */
+  mutedThreads: z.array(
+    z.object({
+      source: z.enum(SOURCE_NAMES),
+      threadId: z.string(),
+      title: z.string().nullable(),
+      /** ISO 8601. */
+      mutedAt: z.string(),
+    }),
+  ),
   /** ISO 8601. */
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -100,7 +113,13 @@ export type CreateMonitorBody = z.infer<typeof createMonitorBodySchema>;
 
 export const updateMonitorBodySchema = createMonitorBodySchema
   .partial()
-  .extend({ webhook: setWebhookBodySchema.optional() })
+  .extend({
+    webhook: setWebhookBodySchema.optional(),
+    /** Lifts a thread mute (one of `mutedThreads`); lifting one that is not there changes nothing. */
+    unmuteThread: z
+      .strictObject({ source: z.enum(SOURCE_NAMES), threadId: z.string().min(1).max(300) })
+      .optional(),
+  })
   .refine((body) => Object.keys(body).length > 0, 'change at least one field');
 export type UpdateMonitorBody = z.infer<typeof updateMonitorBodySchema>;
 

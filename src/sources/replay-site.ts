@@ -59,6 +59,19 @@ export type ReplaySite = {
     /** Record `index` as the site's message (text). */
     message(records: readonly RawRecord[], index: number, clock: ReplayClock): string;
   };
+  /**
+   * For a site that also streams over server-sent events (Mastodon's streaming API): where a
+   * stream at `path` starts (null: no stream there, the request goes to `answer`) and each
+   * record as one event (`event: …\ndata: …\n\n`), sent as records are revealed.
+   */
+  readonly eventStream?: {
+    start(
+      request: { readonly path: string; readonly query: URLSearchParams },
+      records: readonly RawRecord[],
+      clock: ReplayClock,
+    ): number | null;
+    event(records: readonly RawRecord[], index: number, clock: ReplayClock): string;
+  };
   /** The settings that point Earshot at this replay (`url` includes the prefix). */
   settings(url: string): Record<string, string>;
 };

@@ -81,6 +81,7 @@ const PUBLIC = [
   '/api/openapi.json',
   '/api/user/unsubscribe',
   '/api/feedback',
+  '/api/mutes',
 ];
 
 describe('API keys', () => {

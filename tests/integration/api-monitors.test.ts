@@ -44,6 +44,7 @@ describe('/api/monitors', () => {
       emailMuted: false,
       relevanceThreshold: null,
       delivery: 'default',
+      mutedThreads: [],
       createdAt: expect.stringMatching(/^\d{4}-/),
       updatedAt: expect.stringMatching(/^\d{4}-/),
       matchCount: 0,
@@ -183,6 +184,7 @@ describe('/api/monitors', () => {
       { name: 'line\nbreak' },
       { name: '\u202eoverride' },
       { delivery: 'sometimes' },
+      { unmuteThread: { source: 'nowhere', threadId: 'x' } },
       { delivery: null },
     ]) {
       const response = await app.api(`/api/monitors/${monitor.id}`, {

@@ -44,7 +44,9 @@ async function readAll(
 ) {
   const ids: string[] = [];
   let cursor = start;
-  for (let round = 0; round < 400 && ids.length < count; round++) {
+  // Bounded by time, not by rounds: on a busy machine a round can take far longer than its 20 ms.
+  const deadline = Date.now() + 30_000;
+  while (ids.length < count && Date.now() < deadline) {
     const batch = await bluesky.fetchNew(cursor, controller.signal);
     ids.push(...batch.items.map((item) => item.externalId));
     cursor = batch.cursor;
@@ -89,7 +91,10 @@ test('a dropped connection, a frame that is not JSON, a refused connection: thro
     { faults: [{ kind: 'drop' }], message: /cannot reach .*socket hang up/u },
     { faults: [{ kind: 'status', status: 503 }], message: /cannot reach .*503/u },
   ] as const;
-  for (const { faults: queued, message } of faults) {
+  for (const [step, { faults: queued, message }] of faults.entries()) {
+    // A fault goes to whichever connection the replay sends to next: wait until the one the
+    // last step cut is closed on the replay's side too, so it cannot take this step's fault.
+    await expect.poll(() => replay?.openSockets(), { timeout: 10_000 }).toBe(step === 0 ? 1 : 0);
     for (const fault of queued) replay.fault('bluesky', fault);
     replay.revealMore(10);
     const error = await readAll(bluesky, 1000, cursor).catch((caught: unknown) => caught);

@@ -49,9 +49,12 @@ let sequence = 0;
  * clock. Matches are made the way production makes them: storeItems, then matchNewItems.
  */
 export async function startDeliveryHarness(
-  options: { env?: Record<string, string | undefined>; start?: string } = {},
+  options: { env?: Record<string, string | undefined>; start?: string; webRoot?: string } = {},
 ): Promise<DeliveryHarness> {
-  const app = await startTestApp({ env: options.env ?? {} });
+  const app = await startTestApp({
+    env: options.env ?? {},
+    ...(options.webRoot ? { webRoot: options.webRoot } : {}),
+  });
   const db = app.database.db;
   const manual = createManualClock(Date.parse(options.start ?? '2026-06-10T10:00:00Z'));
   const logger = createLogger('silent');

@@ -4,6 +4,7 @@ import { monitorWebhooks } from '../../db/schema/delivery.ts';
 import { monitors } from '../../db/schema/monitors.ts';
 import type { Monitor } from '../../shared/monitor.ts';
 import { NotFoundError } from '../errors.ts';
+import { loadMutedThreads } from './muted-threads.ts';
 import { toMonitor } from './to-monitor.ts';
 
 export const monitorNotFound = () =>
@@ -23,5 +24,6 @@ export async function getMonitor(
     .select()
     .from(monitorWebhooks)
     .where(eq(monitorWebhooks.monitorId, row.id));
-  return toMonitor(row, webhook ?? null);
+  const mutes = await loadMutedThreads(ctx.db, [row.id]);
+  return toMonitor(row, webhook ?? null, new Date(), mutes.get(row.id) ?? []);
 }

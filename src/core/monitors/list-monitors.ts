@@ -3,6 +3,7 @@ import type { Database } from '../../db/client.ts';
 import { monitorWebhooks } from '../../db/schema/delivery.ts';
 import { monitors } from '../../db/schema/monitors.ts';
 import type { Monitor } from '../../shared/monitor.ts';
+import { loadMutedThreads } from './muted-threads.ts';
 import { toMonitor } from './to-monitor.ts';
 
 /** The user's monitors, oldest first (the order they were written in). */
@@ -17,5 +18,11 @@ export async function listMonitors(ctx: { db: Database }, userId: string): Promi
     .from(monitorWebhooks)
     .where(eq(monitorWebhooks.userId, userId));
   const byMonitor = new Map(webhooks.map((hook) => [hook.monitorId, hook]));
-  return rows.map((row) => toMonitor(row, byMonitor.get(row.id) ?? null));
+  const mutes = await loadMutedThreads(
+    ctx.db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) =>
+    toMonitor(row, byMonitor.get(row.id) ?? null, new Date(), mutes.get(row.id) ?? []),
+  );
 }

@@ -1,5 +1,5 @@
 import type { MonitorWebhookRow } from '../../db/schema/delivery.ts';
-import type { MonitorRow } from '../../db/schema/monitors.ts';
+import type { MonitorRow, MonitorThreadMuteRow } from '../../db/schema/monitors.ts';
 import { parseQuery } from '../../matcher/query-parser.ts';
 import { querySources } from '../../matcher/query-sources.ts';
 import type { Monitor } from '../../shared/monitor.ts';
@@ -8,11 +8,12 @@ import { shownMonitorSources } from './monitor-sources.ts';
 
 const HOUR_MS = 3_600_000;
 
-/** The wire shape of a `monitors` row, with its webhook row if it has one. */
+/** The wire shape of a `monitors` row, with its webhook row if it has one and its muted threads. */
 export function toMonitor(
   row: MonitorRow,
   webhook: MonitorWebhookRow | null = null,
   now: Date = new Date(),
+  mutedThreads: readonly MonitorThreadMuteRow[] = [],
 ): Monitor {
   return {
     id: row.id,
@@ -24,6 +25,12 @@ export function toMonitor(
     emailMuted: row.emailMuted,
     relevanceThreshold: row.relevanceThreshold,
     delivery: row.delivery,
+    mutedThreads: mutedThreads.map((mute) => ({
+      source: mute.source,
+      threadId: mute.threadId,
+      title: mute.title,
+      mutedAt: mute.createdAt.toISOString(),
+    })),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     matchCount: row.matchCount,

@@ -1,13 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../config/env.ts';
 import { emailDeliveryState, monitorWebhooks } from '../../db/schema/delivery.ts';
-import { monitors } from '../../db/schema/monitors.ts';
+import { monitors, monitorThreadMutes } from '../../db/schema/monitors.ts';
 import type { Monitor, UpdateMonitorBody } from '../../shared/monitor.ts';
 import { setMonitorWebhook } from '../webhooks/set-monitor-webhook.ts';
 import { type BreadthContext, checkMonitorBreadth } from './check-monitor-breadth.ts';
 import { checkMonitorQuery } from './check-monitor-query.ts';
 import { monitorNotFound } from './get-monitor.ts';
 import { storedMonitorSources } from './monitor-sources.ts';
+import { loadMutedThreads } from './muted-threads.ts';
 import { toMonitor } from './to-monitor.ts';
 
 /**
@@ -19,7 +20,7 @@ export async function updateMonitor(
   ctx: BreadthContext & { config: Pick<Config, 'WEBHOOK_ALLOW_PRIVATE'> },
   input: { userId: string; monitorId: string; changes: UpdateMonitorBody },
 ): Promise<Monitor> {
-  const { webhook, ...changes } = input.changes;
+  const { webhook, unmuteThread, ...changes } = input.changes;
   if (changes.query !== undefined) {
     const ast = checkMonitorQuery(changes.query);
     await checkMonitorBreadth(ctx, { ast, sources: changes.sources });
@@ -44,9 +45,21 @@ export async function updateMonitor(
       .set({ dueAt: null })
       .where(eq(emailDeliveryState.userId, input.userId));
   }
+  if (unmuteThread) {
+    await ctx.db
+      .delete(monitorThreadMutes)
+      .where(
+        and(
+          eq(monitorThreadMutes.monitorId, row.id),
+          eq(monitorThreadMutes.source, unmuteThread.source),
+          eq(monitorThreadMutes.threadId, unmuteThread.threadId),
+        ),
+      );
+  }
   const [hook] = await ctx.db
     .select()
     .from(monitorWebhooks)
     .where(eq(monitorWebhooks.monitorId, row.id));
-  return toMonitor(row, hook ?? null);
+  const mutes = await loadMutedThreads(ctx.db, [row.id]);
+  return toMonitor(row, hook ?? null, new Date(), mutes.get(row.id) ?? []);
 }

@@ -6,6 +6,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   real,
   text,
   timestamp,
@@ -82,3 +83,24 @@ export const monitorChanges = pgTable('monitor_changes', {
   op: text('op').notNull(),
   at: at('at').notNull().defaultNow(),
 });
+
+/**
+ * A conversation a monitor no longer alerts on (decision 0038's mute links, issue 25): matches
+ * of the monitor in this thread (`source`, `thread_id`, as `matches.thread_id`) are not stored.
+ * Listed on the monitor with an undo; `title` names it there.
+ */
+export const monitorThreadMutes = pgTable(
+  'monitor_thread_mutes',
+  {
+    monitorId: uuid('monitor_id')
+      .notNull()
+      .references(() => monitors.id, { onDelete: 'cascade' }),
+    source: text('source').$type<SourceName>().notNull(),
+    threadId: text('thread_id').notNull(),
+    title: text('title'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.monitorId, table.source, table.threadId] })],
+);
+
+export type MonitorThreadMuteRow = typeof monitorThreadMutes.$inferSelect;

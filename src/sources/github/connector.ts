@@ -217,11 +217,13 @@ export function createGithubSource(options: GithubSourceOptions): Source<GithubC
         if (result.status === 'item') items.push(result.item);
         else countSkip(skipped, result.reason);
       }
-      more ||= (issues?.length ?? 0) >= PER_PAGE || (comments?.length ?? 0) >= PER_PAGE;
+      // A full page: the rest is read at once, not after the interval.
+      const full = (issues?.length ?? 0) >= PER_PAGE || (comments?.length ?? 0) >= PER_PAGE;
+      more ||= full;
       cursors.set(repo.name, {
         name: repo.name,
         since: new Date(newest).toISOString(),
-        checkedAt: at,
+        checkedAt: full ? repo.checkedAt : at,
         threads: [...threads.entries()]
           .slice(-THREADS_PER_REPO)
           .map(([number, thread]) => [number, thread.id, thread.title] as const),

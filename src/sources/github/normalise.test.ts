@@ -37,6 +37,7 @@ describe('GitHub events, as recorded', () => {
       externalId: 'issue-comment/368309777',
       kind: 'comment',
       title: null,
+      threadId: 'issue/97759309',
       threadTitle: 'Add issue and create_comment methods to pull requests',
       body: 'Testing pull request comment',
       url: null,

@@ -233,6 +233,7 @@ export function normaliseGithubRepoComment(
       community: repo,
       parentExternalId: thread ? threadExternalId('issue', thread.id) : null,
       threadTitle: thread?.title ?? null,
+      threadId: thread ? threadExternalId('issue', thread.id) : null,
       createdAt,
     },
   };

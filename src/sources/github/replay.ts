@@ -37,14 +37,75 @@ function eventAt(records: readonly RawRecord[], index: number, at: string | null
 }
 
 /**
+ * The recorded listings of repositories (`github-repo-issues-*.json`, `github-issue-comments-*`),
+ * by API path (`/repos/<owner>/<name>/issues` and `…/issues/comments`), oldest change first.
+ */
+let repoLists = new Map<string, RawRecord[]>();
+
+function loadRepoLists(dir: string): Map<string, RawRecord[]> {
+  const lists = new Map<string, Map<string, RawRecord>>();
+  for (const file of readdirSync(dir).sort()) {
+    const kind = /^github-repo-issues-/u.test(file)
+      ? 'issues'
+      : /^github-issue-comments-/u.test(file)
+        ? 'comments'
+        : null;
+    if (kind === null || !file.endsWith('.json')) continue;
+    const json = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as unknown;
+    for (const record of Array.isArray(json) ? json : []) {
+      if (!isRecord(record)) continue;
+      const from = String(kind === 'issues' ? record.repository_url : record.issue_url);
+      const repo = /\/repos\/([^/]+\/[^/]+)/u.exec(from)?.[1];
+      if (!repo) continue;
+      const route = `/repos/${repo.toLowerCase()}/issues${kind === 'comments' ? '/comments' : ''}`;
+      const list = lists.get(route) ?? new Map<string, RawRecord>();
+      list.set(String(record.id), record);
+      lists.set(route, list);
+    }
+  }
+  const updated = (record: RawRecord) => Date.parse(String(record.updated_at ?? '')) || 0;
+  return new Map(
+    [...lists].map(([route, list]) => [
+      route,
+      [...list.values()].sort((a, b) => updated(a) - updated(b)),
+    ]),
+  );
+}
+
+/**
+ * A repository's listing as the replay serves it: the recorded issues or comments, oldest
+ * change first, each created and changed one second after the one before, the newest when the
+ * replay started; `since` filters on that time, as GitHub filters on `updated_at`.
+ */
+function answerRepoList(route: string, query: URLSearchParams, startedAt: number) {
+  const list = repoLists.get(route.toLowerCase());
+  if (list === undefined) return { status: 404, body: { message: 'Not Found' } };
+  const since = Date.parse(query.get('since') ?? '') || 0;
+  const perPage = Math.min(100, Math.max(1, Number(query.get('per_page')) || 30));
+  const body = list
+    .map((record, index) => {
+      const at = new Date(startedAt - (list.length - 1 - index) * 1000)
+        .toISOString()
+        .replace(/\.\d{3}Z$/u, 'Z');
+      return { ...record, created_at: at, updated_at: at };
+    })
+    .filter((record) => Date.parse(record.updated_at) >= since)
+    .slice(0, perPage);
+  return { status: 200, body };
+}
+
+/**
  * GitHub's public events as recorded (`github-*events*.json`: the public timeline of 2017 and
  * github3.py's events of 2018), oldest first. Events are numbered 1, 2, … in reveal order and
  * happen when revealed; `/events` answers newest first in pages, with an ETag (a conditional
  * request for an unchanged feed answers 304) and `X-Poll-Interval: 1` (GitHub asks for 60).
+ * The recorded repositories' issues and comments answer at `/repos/<owner>/<name>/issues` and
+ * `…/issues/comments` (`answerRepoList`).
  */
 export const githubReplay: ReplaySite = {
   prefix: '/github',
   load(dir) {
+    repoLists = loadRepoLists(dir);
     const byId = new Map<string, RawRecord>();
     for (const file of readdirSync(dir).sort()) {
       if (!/^github-.*events.*\.json$/u.test(file)) continue;
@@ -73,6 +134,15 @@ export const githubReplay: ReplaySite = {
   },
   carriesItems: (route) => route === '/events',
   answer({ path: route, query, wrongType, headers }, records, clock) {
+    if (/^\/repos\/[^/]+\/[^/]+\/issues(\/comments)?$/u.test(route)) {
+      // The replay's start (its first record's reveal), or now while nothing is revealed yet.
+      const started = clock.revealedAt(0);
+      return answerRepoList(
+        route,
+        query,
+        Number.isFinite(started) ? Math.min(started, Date.now()) : Date.now(),
+      );
+    }
     if (route !== '/events') return { status: 404, body: { message: 'Not Found' } };
     const visible = records.length === 0 ? 0 : clock.revealed();
     const etag = `W/"replay-${visible}"`;

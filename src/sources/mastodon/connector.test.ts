@@ -59,8 +59,14 @@ beforeEach(() => {
 });
 
 const http = createHttpClient({ userAgent: 'earshot-test', attempts: 1 });
+// Polling alone (the streaming API is streaming.test.ts's).
 const source = (token?: string) =>
-  createMastodonSource({ http, instances: [{ url: base, token }], pollIntervalMs: 1000 });
+  createMastodonSource({
+    http,
+    instances: [{ url: base, token }],
+    pollIntervalMs: 1000,
+    streaming: false,
+  });
 const numbers = (batch: SourceBatch<MastodonCursor>) =>
   batch.items.map((item) => Number(item.externalId.split('#')[1]));
 const read = (cursor: MastodonCursor | null, token?: string) =>

@@ -27,6 +27,12 @@ export const mastodonPlugin = defineSourcePlugin({
         ),
     ),
     MASTODON_ACCESS_TOKENS: optional(z.string().transform(commaList)),
+    MASTODON_STREAMING: withDefault(
+      z
+        .enum(['true', 'false'], { error: 'must be true or false' })
+        .default('true')
+        .transform((value) => value === 'true'),
+    ),
     MASTODON_POLL_SECONDS: withDefault(
       pollSeconds(sourceDescriptor('mastodon').defaultPollSeconds),
     ),
@@ -49,5 +55,6 @@ export const mastodonPlugin = defineSourcePlugin({
         token: settings.MASTODON_ACCESS_TOKENS?.[index] || undefined,
       })),
       pollIntervalMs: settings.MASTODON_POLL_SECONDS * 1000,
+      streaming: settings.MASTODON_STREAMING,
     }) as Source,
 });

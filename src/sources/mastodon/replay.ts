@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RawRecord, ReplaySite } from '../replay-site.ts';
+import type { RawRecord, ReplayClock, ReplaySite } from '../replay-site.ts';
 import { normaliseMastodonStatus } from './normalise.ts';
 
 const isRecord = (value: unknown): value is RawRecord =>
@@ -41,11 +41,26 @@ function uriOf(records: readonly RawRecord[], index: number): string {
   return cycle === 0 ? String(original.uri) : `${String(original.uri)}#${cycle}`;
 }
 
+/** Status `index` as the instance serves it: numbered 1, 2, … in reveal order, created when revealed. */
+function statusAt(
+  records: readonly RawRecord[],
+  index: number,
+  clock: ReplayClock,
+  broken: boolean,
+): RawRecord {
+  return {
+    ...(records[index % records.length] as RawRecord),
+    id: String(index + 1),
+    uri: uriOf(records, index),
+    created_at: broken ? 42 : new Date(clock.revealedAt(index)).toISOString(),
+  };
+}
+
 /**
  * Mastodon's public timeline as recorded (`mastodon-*`: the 2016 and 2017 timelines and the 2022
  * streaming examples), oldest first. Statuses are numbered 1, 2, … in reveal order (the ids of
  * one instance) and created when revealed; `min_id`, `since_id`, `max_id` and `limit` work as
- * on an instance, newest first.
+ * on an instance, newest first. The streaming API pushes each status as it is revealed.
  */
 export const mastodonReplay: ReplaySite = {
   prefix: '/mastodon',
@@ -72,12 +87,7 @@ export const mastodonReplay: ReplaySite = {
     if (route !== '/api/v1/timelines/public') {
       return { status: 404, body: { error: 'Record not found' } };
     }
-    const status = (index: number, broken: boolean): RawRecord => ({
-      ...(records[index % records.length] as RawRecord),
-      id: String(index + 1),
-      uri: uriOf(records, index),
-      created_at: broken ? 42 : new Date(clock.revealedAt(index)).toISOString(),
-    });
+    const status = (index: number, broken: boolean) => statusAt(records, index, clock, broken);
     const visible = records.length === 0 ? 0 : clock.revealed();
     const limit = Math.min(40, Math.max(1, Number(query.get('limit')) || 20));
     // Ids are 1-based: index = id - 1.
@@ -97,6 +107,16 @@ export const mastodonReplay: ReplaySite = {
       body.push(status(index, wrongType && body.length === 0));
     }
     return { status: 200, body };
+  },
+  // The streaming API (`/api/v1/streaming/public/local`, server-sent events, as recorded in
+  // 2022): each status revealed after the stream opens, as an `update` event.
+  eventStream: {
+    start: (request, records, clock) =>
+      request.path === '/api/v1/streaming/public/local' && records.length > 0
+        ? clock.revealed()
+        : null,
+    event: (records, index, clock) =>
+      `event: update\ndata: ${JSON.stringify(statusAt(records, index, clock, false))}\n\n`,
   },
   settings: (url) => ({ MASTODON_INSTANCES: url }),
 };

@@ -70,6 +70,7 @@ describe('Stack Exchange records, as the reference documents them (not recorded)
       parentExternalId: 'stackoverflow/79830001',
       permalink: 'https://stackoverflow.com/a/79830007',
       threadTitle: null,
+      threadId: 'stackoverflow/79830001',
       author: 'pg_helper',
     });
     const comments = itemsOf('comments');

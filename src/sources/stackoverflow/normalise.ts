@@ -165,6 +165,7 @@ export function normaliseStackExchangeRecord(
       parentExternalId: postExternalId(site, answer.question_id),
       // `withbody` leaves the question's title out; the pipeline takes it from the stored question.
       threadTitle: answer.title === undefined ? null : plain(answer.title),
+      threadId: postExternalId(site, answer.question_id),
       createdAt: isoFromSeconds(answer.creation_date),
     };
     return { status: 'item', item };

@@ -58,6 +58,12 @@ export function createRouter() {
           }),
         },
         {
+          path: paths.mute.path,
+          lazy: async () => ({
+            Component: (await import('../features/mute/mute-page.tsx')).MutePage,
+          }),
+        },
+        {
           path: paths.about.path,
           lazy: async () => ({
             Component: (await import('../features/about/about-page.tsx')).AboutPage,

@@ -24,6 +24,7 @@ export const paths = {
   },
   unsubscribe: { path: '/unsubscribe', href: () => '/unsubscribe' },
   feedback: { path: '/feedback', href: () => '/feedback' },
+  mute: { path: '/mute', href: () => '/mute' },
   about: {
     path: '/about',
     /** `section`: the id of a heading on the page (`sites`, `delete`). */

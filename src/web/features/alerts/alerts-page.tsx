@@ -2,7 +2,7 @@ import { Bell, CheckCheck, Download, RotateCw, Search } from 'lucide-react';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
-import { type AlertEntry, groupAlertEntries } from '../../../shared/alert-entries.ts';
+import { type AlertEntry, byMonitor, groupAlertEntries } from '../../../shared/alert-entries.ts';
 import type { MatchRating } from '../../../shared/match.ts';
 import { isSourceName, SOURCE_LABELS, SOURCE_NAMES } from '../../../shared/sources.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
@@ -115,7 +115,7 @@ export function AlertsPage() {
   const items = useMemo(() => feed.data?.pages.flatMap((page) => page.items) ?? [], [feed.data]);
   // One card per item, naming every monitor that caught it (docs/product.md, "One post, one
   // alert"), and one per conversation and per link ("One thread, one alert").
-  const groups = useMemo(() => groupAlertEntries(items), [items]);
+  const groups = useMemo(() => groupAlertEntries(items, { partition: byMonitor }), [items]);
   const monitorNames = useMemo(
     () => new Map((monitors.data ?? []).map((m) => [m.id, m.name || m.query])),
     [monitors.data],
@@ -125,7 +125,10 @@ export function AlertsPage() {
   // the first new one is scrolled to and focused, so a screen reader starts there.
   const { fresh, clear: clearFresh } = useFreshMatches(filters, items);
   // New alerts, not new matches: an item two monitors caught is one.
-  const freshCount = useMemo(() => groupAlertEntries(fresh).length, [fresh]);
+  const freshCount = useMemo(
+    () => groupAlertEntries(fresh, { partition: byMonitor }).length,
+    [fresh],
+  );
   const [focusTarget, setFocusTarget] = useState<string | null>(null);
   const [shownNote, setShownNote] = useState('');
   const listRef = useRef<HTMLUListElement>(null);

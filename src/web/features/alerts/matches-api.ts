@@ -1,4 +1,4 @@
-import { groupAlertEntries } from '../../../shared/alert-entries.ts';
+import { byMonitor, groupAlertEntries } from '../../../shared/alert-entries.ts';
 import type { Match, MatchPage, MatchRating, MatchStats } from '../../../shared/match.ts';
 import type { SourceName } from '../../../shared/sources.ts';
 import { api } from '../../lib/api.ts';
@@ -48,7 +48,7 @@ function feedUrl(filters: MatchFilters, cursor: string | null, limit: number): s
  * whether there are more.
  */
 const countAlerts = (page: MatchPage) => ({
-  count: groupAlertEntries(page.items).length,
+  count: groupAlertEntries(page.items, { partition: byMonitor }).length,
   more: page.nextCursor !== null,
 });
 

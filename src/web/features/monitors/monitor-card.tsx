@@ -2,6 +2,7 @@ import { AlertTriangle, BellOff, Pencil, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import type { Monitor } from '../../../shared/monitor.ts';
+import { SOURCE_LABELS } from '../../../shared/sources.ts';
 import { SourceIcon } from '../../components/source-badge.tsx';
 import {
   AlertDialog,
@@ -108,6 +109,39 @@ export function MonitorCard({
             ) : null}
           </p>
           <CappedNotice monitor={monitor} now={now} />
+          {monitor.mutedThreads.length > 0 ? (
+            <ul
+              className="mt-2 grid gap-1 text-xs text-muted-foreground"
+              aria-label="Muted threads"
+              data-testid="muted-threads"
+            >
+              {monitor.mutedThreads.map((thread) => (
+                <li
+                  key={`${thread.source} ${thread.threadId}`}
+                  className="flex flex-wrap items-center gap-2"
+                >
+                  <BellOff className="size-3" aria-hidden="true" />
+                  <span className="min-w-0 truncate">
+                    Muted thread: {thread.title ?? thread.threadId} ({SOURCE_LABELS[thread.source]})
+                  </span>
+                  <button
+                    type="button"
+                    className="text-primary hover:underline"
+                    onClick={() =>
+                      void update({
+                        id: monitor.id,
+                        changes: {
+                          unmuteThread: { source: thread.source, threadId: thread.threadId },
+                        },
+                      })
+                    }
+                  >
+                    Undo
+                  </button>
+                </li>
+              ))}
+            </ul>
+          ) : null}
         </div>
         <div className="flex items-center gap-1">
           <Button variant="ghost" size="icon" onClick={onEdit} aria-label={`Edit ${label}`}>

@@ -1,0 +1,158 @@
+import { BellOff, CircleAlert, CircleCheck, Loader2 } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import type { MuteResult } from '../../../shared/mute.ts';
+import { formatCommunity, SOURCE_LABELS } from '../../../shared/sources.ts';
+import { Logo } from '../../components/logo.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { addressSecret } from '../../lib/address-secrets.ts';
+import { describeApiError } from '../../lib/api.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
+import { paths } from '../../lib/paths.ts';
+import { useApplyMuteMutation, useDescribeMuteQuery, useUndoMuteMutation } from './mute-api.ts';
+
+/**
+ * `/mute?token=…`, a mute link of an alert email (decision 0038): says what it mutes for which
+ * monitor, mutes on one click without signing in, shows the exclusion the monitor now carries,
+ * and offers to undo. Nothing changes on load: mail scanners open the links of a message.
+ */
+export function MutePage() {
+  usePageTitle('Mute');
+  const [params] = useSearchParams();
+  const token = (params.get('token') ?? addressSecret('token'))?.trim() ?? '';
+  const described = useDescribeMuteQuery(token, { skip: token === '' });
+  const [apply, applied] = useApplyMuteMutation();
+  const [undo, undone] = useUndoMuteMutation();
+
+  if (token === '' || described.error) {
+    return (
+      <Frame icon="problem" title="This mute link does not work">
+        <p>
+          {described.error
+            ? describeApiError(described.error)
+            : 'The link has no token; it may have been cut short.'}
+        </p>
+        <MonitorsLink>Change the monitor instead (sign in, then Monitors)</MonitorsLink>
+      </Frame>
+    );
+  }
+  const state = undone.data ?? applied.data ?? described.data;
+  if (!state) {
+    return (
+      <Frame icon="busy" title="Reading the link…">
+        <p>One moment.</p>
+      </Frame>
+    );
+  }
+  const what = describeTarget(state);
+  const monitor = state.monitor.name || state.monitor.query;
+  const problem = applied.error ?? undone.error;
+  if (!state.muted) {
+    return (
+      <Frame icon={undone.data ? 'done' : 'ask'} title={undone.data ? 'Undone' : `Mute ${what}?`}>
+        {problem ? <p role="alert">{describeApiError(problem)}</p> : null}
+        <p>
+          {undone.data
+            ? `Alerts of “${monitor}” include ${what} again.`
+            : `The monitor “${monitor}” will stop alerting on ${what}, by email, webhook and in the feed.`}
+        </p>
+        <Button
+          className="mt-4"
+          onClick={() => void apply(token)}
+          disabled={applied.isLoading}
+          aria-busy={applied.isLoading}
+        >
+          Mute {what}
+        </Button>
+      </Frame>
+    );
+  }
+  return (
+    <Frame icon="done" title="Muted">
+      {problem ? <p role="alert">{describeApiError(problem)}</p> : null}
+      <p>
+        “{monitor}” no longer alerts on {what}.
+        {state.exclusion ? (
+          <>
+            {' '}
+            Its query is now{' '}
+            <code className="font-mono text-foreground" data-testid="mute-query">
+              {state.monitor.query}
+            </code>
+            .
+          </>
+        ) : (
+          ' The thread is listed on the monitor, with an undo.'
+        )}
+      </p>
+      <Button
+        className="mt-4"
+        variant="outline"
+        onClick={() => void undo(token)}
+        disabled={undone.isLoading}
+        aria-busy={undone.isLoading}
+      >
+        Undo
+      </Button>
+      <MonitorsLink>See the monitor (sign in, then Monitors)</MonitorsLink>
+    </Frame>
+  );
+}
+
+/** "this thread (“Show HN: …”)", "pg", "r/programming". */
+function describeTarget(mute: MuteResult): string {
+  if (mute.kind === 'thread') return mute.title ? `the thread “${mute.title}”` : 'this thread';
+  if (mute.kind === 'author') return `${mute.value} (${SOURCE_LABELS[mute.source]})`;
+  return formatCommunity(mute.source, mute.value);
+}
+
+function MonitorsLink({ children }: { children: ReactNode }) {
+  return (
+    <p className="mt-6">
+      <Link
+        className="font-medium text-primary hover:underline"
+        to={paths.login.href(paths.dashboard.monitors.href())}
+      >
+        {children}
+      </Link>
+    </p>
+  );
+}
+
+function Frame({
+  icon,
+  title,
+  children,
+}: {
+  icon: keyof typeof ICONS;
+  title: string;
+  children: ReactNode;
+}) {
+  const Icon = ICONS[icon];
+  return (
+    <div className="flex min-h-dvh flex-col items-center bg-muted/40 px-4 py-10 sm:py-16">
+      <Link to={paths.home.href()} aria-label="Earshot home" className="rounded-md">
+        <Logo />
+      </Link>
+      <main className="mt-8 w-full max-w-md">
+        <div
+          className="rounded-2xl border bg-card p-6 shadow-sm sm:p-8"
+          role={icon === 'busy' ? 'status' : undefined}
+          aria-busy={icon === 'busy'}
+        >
+          <Icon aria-hidden="true" className={ICON_CLASSES[icon]} />
+          <h1 className="mt-3 text-xl font-semibold tracking-tight wrap-anywhere">{title}</h1>
+          <div className="mt-2 text-sm text-muted-foreground">{children}</div>
+        </div>
+      </main>
+    </div>
+  );
+}
+
+const ICONS = { ask: BellOff, busy: Loader2, done: CircleCheck, problem: CircleAlert };
+const ICON_CLASSES: Record<keyof typeof ICONS, string> = {
+  ask: 'size-6 text-muted-foreground',
+  busy: 'size-6 animate-spin text-muted-foreground',
+  done: 'size-6 text-success',
+  problem: 'size-6 text-destructive',
+};

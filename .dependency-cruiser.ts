@@ -23,6 +23,8 @@ const LAYERS: Record<string, string[]> = {
   matcher: ['shared'],
   // The relevance model: pure, on the matcher's words (decision 0033).
   relevance: ['matcher', 'shared'],
+  // An item's intents, sentiment and language: rules and the models its packages ship.
+  signals: ['shared'],
   // Each site is a folder of sources with its settings, connector and replay (decision 0024).
   sources: ['platform', 'shared'],
   // The configuration's schema is built from the sites' settings.
@@ -33,7 +35,7 @@ const LAYERS: Record<string, string[]> = {
   // The stored match's room: storing matches, the feed, match events, the live fan-out.
   matches: ['relevance', 'matcher', 'db', 'config', 'platform', 'shared'],
   delivery: ['matches', 'db', 'config', 'platform', 'shared'],
-  pipeline: ['matches', 'sources', 'matcher', 'db', 'config', 'platform', 'shared'],
+  pipeline: ['matches', 'sources', 'matcher', 'signals', 'db', 'config', 'platform', 'shared'],
   core: [
     'matches',
     'relevance',

@@ -18,6 +18,8 @@ export default defineConfig({
           environment: 'node',
           sequence: { groupOrder: 0 },
           maxWorkers: FILE_WORKERS,
+          // Property tests run a hundred cases; beside another file on two busy cores, 5 s is short.
+          testTimeout: 20_000,
         },
       },
       {

@@ -53,6 +53,9 @@ function evaluate(
       return (item.community ?? '').toLowerCase() === node.name;
     case 'author':
       return (item.author ?? '').toLowerCase() === node.name;
+    case 'signal':
+      if (node.signal === 'intent') return (item.intents ?? []).includes(node.value);
+      return (node.signal === 'sentiment' ? item.sentiment : item.language) === node.value;
   }
 }
 

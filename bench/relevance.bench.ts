@@ -112,7 +112,14 @@ function matchesOf(word: string): Labelled[] {
     if (!hit) continue;
     found.push({
       match: matchOfItem(
-        { ...item, threadId: item.threadId ?? null, createdAt: new Date(item.createdAt) },
+        {
+          ...item,
+          threadId: item.threadId ?? null,
+          intents: [],
+          sentiment: null,
+          language: null,
+          createdAt: new Date(item.createdAt),
+        },
         hit.highlights,
       ),
       relevant: isRelevant(item),

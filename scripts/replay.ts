@@ -33,7 +33,11 @@ const replay = await startReplay({
 });
 const others = Object.entries(corpus.sites)
   .map(
-    ([name, records]) => `, ${records?.length ?? 0} ${SOURCE_LABELS[name as SourceName]} records`,
+    ([name, records]) =>
+      `, ${records?.length ?? 0} ${SOURCE_LABELS[name as SourceName]} records${
+        // Not recorded: built from the API reference (tests/fixtures/reference, decision 0041).
+        name === 'stackoverflow' ? ' (examples built from its API reference, not recorded)' : ''
+      }`,
   )
   .join('');
 console.log(

@@ -68,6 +68,8 @@ export function chooseAnchors(node: QueryNode, options: AnchorOptions = {}): Anc
       return chooseAnchors(node.child, options);
     case 'not':
     case 'site':
+    // Signals are common to many items (`lang:en` to most): they never anchor a query.
+    case 'signal':
       return null;
     case 'and': {
       let best: AnchorSet | null = null;

@@ -42,7 +42,8 @@ Both files hold one JSON object a line (JSON Lines); blank lines are skipped.
 
   --items     one item a line: "id" (a non-empty string), "source" (hackernews, reddit,
               lobsters or devto), "kind" ("post" or "comment"), "createdAt" (ISO 8601), and "title",
-              "body", "url", "author", "community" (each a string or null)
+              "body", "url", "author", "community" (each a string or null); optionally
+              "intents" (an array), "sentiment" and "language" (for intent:, sentiment:, lang:)
       {"id":"hn:1","source":"hackernews","kind":"post","title":"PGlite 1.0","body":null,"url":null,"author":"sam","community":null,"createdAt":"2026-01-01T00:00:00Z"}
 
 Output, one line per match, items in file order and, for each item, monitors in file order:
@@ -70,6 +71,10 @@ const itemSchema = z.object({
   url: z.string().nullable(),
   author: z.string().nullable(),
   community: z.string().nullable(),
+  // The item's signals, as the pipeline stores them (intent:, sentiment:, lang: read them).
+  intents: z.array(z.string()).optional(),
+  sentiment: z.string().nullable().optional(),
+  language: z.string().nullable().optional(),
   createdAt: z.string(),
 });
 

@@ -2,7 +2,7 @@
 // (4 bits), the fields a text node may match in (3 bits), HAS_GAPS (1 bit) and, above bit 8, the
 // size of the whole node in ints, so AND/OR can skip a child. After the header:
 //   TERM    word ids × n, then (if HAS_GAPS) (exact, head gap id, tail gap id) × (n + 1)
-//   PREFIX  prefix term id          META  community or author term id        SITES  source mask
+//   PREFIX  prefix term id          META  community, author or signal term id  SITES  source mask
 //   AND/OR  children…               NOT   child
 // A lone word is 2 ints, a two-word phrase 3, `rust -game` 6: most programs fit in the 8 ints a
 // query record keeps inline (monitor-index.ts), so verifying a query reads one cache line.
@@ -38,8 +38,10 @@ export const SOURCE_BITS = Object.fromEntries(
 export const prefixKey = (prefix: string): string => `\u0001p${prefix}`;
 export const communityKey = (name: string): string => `\u0001c${name}`;
 export const authorKey = (name: string): string => `\u0001a${name}`;
+/** An item's signal (`intent:question` → `\u0001sintent:question`). */
+export const signalKey = (signal: string, value: string): string => `\u0001s${signal}:${value}`;
 
-export type KeyKind = 'word' | 'prefix' | 'community' | 'author';
+export type KeyKind = 'word' | 'prefix' | 'community' | 'author' | 'signal';
 
 /** Which of the namespaces above `key` is in ('word' for a plain word or sequence). */
 export function keyKind(key: string): KeyKind {
@@ -51,6 +53,8 @@ export function keyKind(key: string): KeyKind {
       return 'community';
     case 97:
       return 'author';
+    case 115:
+      return 'signal';
     default:
       return 'word';
   }
@@ -91,6 +95,10 @@ export function emitProgram(
     case 'author':
       header = OP_META;
       out.push(0, intern.term(authorKey(node.name)));
+      break;
+    case 'signal':
+      header = OP_META;
+      out.push(0, intern.term(signalKey(node.signal, node.value)));
       break;
     case 'site':
       header = OP_SITES;

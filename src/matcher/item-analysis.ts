@@ -3,7 +3,7 @@
 // gathered from what this records (monitor-index.ts) and verified against it (verify.ts); nothing
 // later reads the item's text again but the few characters of punctuation a gap rule looks at.
 
-import { authorKey, communityKey, SOURCE_BITS } from './compile.ts';
+import { authorKey, communityKey, SOURCE_BITS, signalKey } from './compile.ts';
 import type { IntLists } from './int-lists.ts';
 import type { MatchableItem } from './monitor-index.ts';
 import { EMPTY } from './open-hash-index.ts';
@@ -26,6 +26,22 @@ interface NameKey {
 const nameKey = (key: (name: string) => string): NameKey => ({ key, seed: hashWord(key('')) });
 const COMMUNITY_KEY = nameKey(communityKey);
 const AUTHOR_KEY = nameKey(authorKey);
+
+// The keys of the few values signals take (7 intents, 3 sentiments, some 60 languages), built
+// once each rather than once per item.
+const SIGNAL_KEYS = new Map<string, Map<string, string>>();
+function cachedSignalKey(signal: string, value: string): string {
+  let keys = SIGNAL_KEYS.get(signal);
+  if (!keys) {
+    keys = new Map();
+    SIGNAL_KEYS.set(signal, keys);
+  }
+  const cached = keys.get(value);
+  if (cached !== undefined) return cached;
+  const key = signalKey(signal, value);
+  if (keys.size < 256) keys.set(value, key);
+  return key;
+}
 
 /** Whether `key` is the lower case of `text[start, end)` (ASCII letters and digits). */
 function sameAsciiLowerCase(text: string, start: number, end: number, key: string): boolean {
@@ -69,6 +85,8 @@ export class ItemAnalysis {
   // read (cold memory) only when some monitor filters on that kind of name.
   communityTerms = 0;
   authorTerms = 0;
+  // How many terms are a signal's (`intent:question`): an item's signals are marked only then.
+  signalTerms = 0;
   namesMarked = false;
 
   private currentField = 0;
@@ -126,6 +144,14 @@ export class ItemAnalysis {
     const item = this.item!;
     if (this.communityTerms > 0 && item.community) this.markName(COMMUNITY_KEY, item.community);
     if (this.authorTerms > 0 && item.author) this.markName(AUTHOR_KEY, item.author);
+    if (this.signalTerms > 0) this.markSignals(item);
+  }
+
+  /** Marks the terms of the item's intents, sentiment and language that some monitor uses. */
+  private markSignals(item: MatchableItem): void {
+    for (const intent of item.intents ?? []) this.markKey(cachedSignalKey('intent', intent));
+    if (item.sentiment) this.markKey(cachedSignalKey('sentiment', item.sentiment));
+    if (item.language) this.markKey(cachedSignalKey('lang', item.language));
   }
 
   /** The slot of `term` in the present table, or -1 when the item does not hold it. */

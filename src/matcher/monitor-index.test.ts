@@ -98,6 +98,27 @@ describe('MonitorIndex semantics (docs/product.md, "The query language")', () =>
     ],
     ['author', 'author:spez reddit', post('reddit', '', { author: 'Spez' }), true],
     ['negated author', 'rust -author:bot', post('rust', '', { author: 'bot' }), false],
+    ['intent', 'rust intent:question', post('rust?', '', { intents: ['question'] }), true],
+    ['intent other', 'rust intent:question', post('rust', '', { intents: ['launch'] }), false],
+    ['intent of none', 'rust intent:question', post('rust'), false],
+    ['negated intent', 'rust -intent:hiring', post('rust', '', { intents: ['hiring'] }), false],
+    ['negated intent of none', 'rust -intent:hiring', post('rust'), true],
+    ['sentiment', 'rust sentiment:negative', post('rust', '', { sentiment: 'negative' }), true],
+    [
+      'sentiment other',
+      'rust sentiment:negative',
+      post('rust', '', { sentiment: 'neutral' }),
+      false,
+    ],
+    ['lang', 'rust lang:de', post('rust', '', { language: 'de' }), true],
+    ['lang other', 'rust lang:de', post('rust', '', { language: 'en' }), false],
+    ['negated lang unknown', 'rust -lang:en', post('rust', '', { language: null }), true],
+    [
+      'signals in an OR',
+      'rust (intent:praise OR sentiment:positive)',
+      post('rust', '', { sentiment: 'positive' }),
+      true,
+    ],
     ['title', 'title:trump', post('Trump speaks'), true],
     ['title only', 'title:trump', post('Speech', 'Trump spoke'), false],
     ['title phrase', 'title:"show hn"', post('Show HN: my app'), true],
@@ -506,6 +527,9 @@ function referenceMatches(node: QueryNode, item: MatchableItem, fields = FIELD_N
       return (item.community ?? '').toLowerCase() === node.name;
     case 'author':
       return (item.author ?? '').toLowerCase() === node.name;
+    case 'signal':
+      if (node.signal === 'intent') return (item.intents ?? []).includes(node.value);
+      return (node.signal === 'sentiment' ? item.sentiment : item.language) === node.value;
   }
 }
 
@@ -610,6 +634,17 @@ const leaf: fc.Arbitrary<string> = fc.oneof(
     weight: 1,
     arbitrary: fc.constantFrom('site:reddit', 'site:hackernews', 'r/rust', 'author:ann'),
   },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'intent:question',
+      'intent:complaint',
+      'sentiment:negative',
+      'sentiment:positive',
+      'lang:en',
+      'lang:de',
+    ),
+  },
   { weight: 1, arbitrary: word.map((w) => `title:${w}`) },
 );
 const { query } = fc.letrec<{ query: string; unit: string }>((tie) => ({
@@ -638,6 +673,9 @@ const item: fc.Arbitrary<MatchableItem> = fc.record({
   ),
   community: fc.option(fc.constantFrom('rust', 'Rust', 'golang')),
   author: fc.option(fc.constantFrom('ann', 'Ann', 'bob')),
+  intents: fc.subarray(['question', 'complaint', 'launch']),
+  sentiment: fc.option(fc.constantFrom('positive', 'neutral', 'negative')),
+  language: fc.option(fc.constantFrom('en', 'de')),
 });
 
 describe('MonitorIndex equals the reference scan', () => {

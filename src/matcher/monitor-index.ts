@@ -58,6 +58,10 @@ export interface MatchableItem {
   readonly url?: string | null;
   readonly author?: string | null;
   readonly community?: string | null;
+  /** The item's signals (src/shared/signals.ts), read by `intent:`, `sentiment:` and `lang:`. */
+  readonly intents?: readonly string[] | null;
+  readonly sentiment?: string | null;
+  readonly language?: string | null;
 }
 
 /** A hit: UTF-16 offsets into the original text of one field, end exclusive. */
@@ -252,6 +256,9 @@ export class MonitorIndex {
         break;
       case 'author':
         this.item.authorTerms += delta;
+        break;
+      case 'signal':
+        this.item.signalTerms += delta;
         break;
     }
   }
@@ -803,7 +810,7 @@ export class MonitorIndex {
     const key = term < 0 ? undefined : this.terms.keyOf(term);
     if (key === undefined) return false;
     const kind = keyKind(key);
-    return kind === 'community' || kind === 'author';
+    return kind === 'community' || kind === 'author' || kind === 'signal';
   }
 
   private collectCandidates(): void {

@@ -78,6 +78,19 @@ export interface AuthorNode {
   readonly name: string;
 }
 
+/** What a signal filter reads of an item (src/shared/signals.ts): `intent:`, `sentiment:`, `lang:`. */
+export type SignalKind = 'intent' | 'sentiment' | 'lang';
+
+/**
+ * `intent:question`, `sentiment:negative`, `lang:en`: the item's signals, read when it was stored,
+ * must include this value (an intent, its sentiment, its ISO 639-1 language). Lower case.
+ */
+export interface SignalNode {
+  readonly type: 'signal';
+  readonly signal: SignalKind;
+  readonly value: string;
+}
+
 /** `title:…`: the terms below must be found in the title. */
 export interface TitleNode {
   readonly type: 'title';
@@ -93,6 +106,7 @@ export type QueryNode =
   | SiteNode
   | CommunityNode
   | AuthorNode
+  | SignalNode
   | TitleNode;
 
 /** The words of one whitespace-free piece of a query, with the normalised gaps around them. */

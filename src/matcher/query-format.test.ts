@@ -29,6 +29,10 @@ const token = fc.constantFrom(
   'author:Bob',
   'title:go',
   'title:"show hn"',
+  'intent:question',
+  'sentiment:Negative',
+  'lang:en',
+  'language:DE',
 );
 const { query } = fc.letrec<{ query: string; unit: string }>((tie) => ({
   unit: fc.oneof(

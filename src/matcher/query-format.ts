@@ -30,6 +30,8 @@ export function formatQuery(node: QueryNode): string {
       return node.feed ? `feed:"${node.name}"` : `subreddit:${node.name}`;
     case 'author':
       return `author:${node.name}`;
+    case 'signal':
+      return `${node.signal}:${node.value}`;
   }
 }
 

@@ -30,6 +30,12 @@ describe('parseQuery: every row of the syntax table (docs/product.md, "The query
     ['negated subreddit', 'rust -subreddit:playrust', 'rust -subreddit:playrust'],
     ['author', 'author:PG', 'author:pg'],
     ['negated author', 'rust -author:AutoModerator', 'rust -author:automoderator'],
+    ['intent', 'rust intent:Question', 'rust intent:question'],
+    ['negated intent', 'rust -intent:hiring', 'rust -intent:hiring'],
+    ['sentiment', 'sentiment:NEGATIVE rust', 'sentiment:negative rust'],
+    ['lang', 'rust lang:EN', 'rust lang:en'],
+    ['language is lang', 'rust language:de', 'rust lang:de'],
+    ['negated lang', 'rust -lang:en', 'rust -lang:en'],
     [
       'repository',
       'repo:Sigmavirus24/github3.py release',
@@ -119,8 +125,29 @@ describe('parseQuery: errors a non-programmer understands', () => {
     [
       'title:(rust site:reddit)',
       0,
-      'title: can only hold words, not site:, subreddit: or author:.',
+      'title: can only hold words, not site:, subreddit:, author:, intent:, sentiment: or lang:.',
     ],
+    [
+      'rust intent:rant',
+      5,
+      'Unknown intent \u201crant\u201d: use intent:question, intent:recommendation, intent:comparison, intent:complaint, intent:praise, intent:hiring, intent:launch.',
+    ],
+    [
+      'rust intent:',
+      5,
+      'Write a value after intent:, like intent:question, intent:recommendation, intent:comparison, intent:complaint, intent:praise, intent:hiring, intent:launch.',
+    ],
+    [
+      'sentiment:angry rust',
+      0,
+      'Unknown sentiment \u201cangry\u201d: use sentiment:positive, sentiment:neutral, sentiment:negative.',
+    ],
+    [
+      'rust lang:english',
+      5,
+      'Write a two-letter language code after lang:, like lang:en or lang:de (not \u201cenglish\u201d).',
+    ],
+    ['rust lang:', 5, 'Write a two-letter language code after lang:, like lang:en or lang:de.'],
     [
       '(((((((((((((((((((((((((((((((((a)))))))))))))))))))))))))))))))))',
       32,
@@ -153,6 +180,9 @@ describe('checkQueryBreadth', () => {
     ['ru*', ['short-prefix']],
     ['-hiring', ['no-positive-term']],
     ['site:reddit', ['no-positive-term']],
+    ['lang:en', ['no-positive-term']],
+    ['intent:question -sentiment:negative', ['no-positive-term']],
+    ['rust lang:en', []],
     ['rust OR -game', ['no-positive-term']],
     ['-(a b)', ['no-positive-term']],
   ])('%s', (query, codes) => {

@@ -1,5 +1,13 @@
+import { INTENTS, LANGUAGE_PATTERN, SENTIMENTS } from '../shared/signals.ts';
 import { SITE_ALIASES } from '../shared/sources.ts';
-import { analyseChunk, buildSequence, type Chunk, type QueryNode, SOURCES } from './query-ast.ts';
+import {
+  analyseChunk,
+  buildSequence,
+  type Chunk,
+  type QueryNode,
+  type SignalKind,
+  SOURCES,
+} from './query-ast.ts';
 import { normaliseWordText } from './text.ts';
 
 /** A query that cannot be parsed: a sentence for the user and where, in UTF-16 units. */
@@ -14,7 +22,7 @@ export class QuerySyntaxError extends Error {
 }
 
 const MAX_DEPTH = 32;
-const FIELD = /^(title|site|subreddit|author|feed|repo):$/iu;
+const FIELD = /^(title|site|subreddit|author|feed|repo|intent|sentiment|lang|language):$/iu;
 const REDDIT_PREFIX = /^\/?r\//iu;
 const OPEN_QUOTES = new Set(['"', '\u201c', '\u201d', '\u201e']);
 const CLOSE_QUOTES = new Set(['"', '\u201c', '\u201d']);
@@ -378,7 +386,7 @@ class Parser {
     const child = this.parsePrimary();
     if (holdsFilter(child)) {
       throw new QuerySyntaxError(
-        'title: can only hold words, not site:, subreddit: or author:.',
+        'title: can only hold words, not site:, subreddit:, author:, intent:, sentiment: or lang:.',
         start,
       );
     }
@@ -387,6 +395,9 @@ class Parser {
 
   private parseFilter(name: string, start: number): QueryNode {
     if (name === 'feed') return this.parseFeed(start);
+    if (name === 'intent' || name === 'sentiment' || name === 'lang' || name === 'language') {
+      return parseSignal(name === 'language' ? 'lang' : name, this.readToken(), start);
+    }
     const value = this.readToken();
     if (value === '') {
       const example =
@@ -459,6 +470,33 @@ class Parser {
   }
 }
 
+const SIGNAL_VALUES: Readonly<Record<'intent' | 'sentiment', readonly string[]>> = {
+  intent: INTENTS,
+  sentiment: SENTIMENTS,
+};
+
+/** `intent:`, `sentiment:` or `lang:` with its value, checked against the closed sets. */
+function parseSignal(signal: SignalKind, raw: string, start: number): QueryNode {
+  const value = raw.toLowerCase();
+  if (signal === 'lang') {
+    if (!LANGUAGE_PATTERN.test(value)) {
+      throw new QuerySyntaxError(
+        `Write a two-letter language code after lang:, like lang:en or lang:de${raw === '' ? '' : ` (not ${quote(raw)})`}.`,
+        start,
+      );
+    }
+    return { type: 'signal', signal, value };
+  }
+  const allowed = SIGNAL_VALUES[signal];
+  if (!allowed.includes(value)) {
+    throw new QuerySyntaxError(
+      `${raw === '' ? `Write a value after ${signal}:, like` : `Unknown ${signal} ${quote(raw)}: use`} ${allowed.map((v) => `${signal}:${v}`).join(', ')}.`,
+      start,
+    );
+  }
+  return { type: 'signal', signal, value };
+}
+
 /** A GitHub repository as `owner/name` (also its address on github.com). */
 const REPOSITORY =
   /^(?:https?:\/\/)?(?:www\.)?(?:github\.com\/)?([a-z0-9-]{1,39}\/[a-z0-9._-]{1,100})\/?$/iu;
@@ -495,12 +533,13 @@ function pushFlat(into: QueryNode[], type: 'and' | 'or', node: QueryNode): void 
   else into.push(node);
 }
 
-/** Whether a query holds a site:, subreddit: or author: filter anywhere. */
+/** Whether a query holds a site:, subreddit:, author: or signal filter anywhere. */
 export function holdsFilter(node: QueryNode): boolean {
   switch (node.type) {
     case 'site':
     case 'community':
     case 'author':
+    case 'signal':
       return true;
     case 'and':
     case 'or':

@@ -2,6 +2,7 @@ import type { Database } from '../db/client.ts';
 import { queryRows, type SqlValue } from '../db/prepared.ts';
 import { searchLexemes, searchQueryTerm } from '../db/search-text.ts';
 import type { ListMatchesQuery, MatchPage } from '../shared/match.ts';
+import { type SignalFilter, splitSignalFilters } from '../shared/signals.ts';
 import { HELD_BACK_SQL } from './relevance-held.ts';
 import { STORED_MATCH_COLUMNS, type StoredMatchRow, storedMatch } from './stored-match.ts';
 
@@ -15,7 +16,9 @@ const RELEVANCE_KEY = 'coalesce(round(relevance * 1000000)::int, -1)';
  * One page of the user's matches, newest first, with keyset pagination on the id: the cursor
  * is the last id of the page before, so matches that arrive meanwhile (higher ids) neither
  * shift nor repeat the older pages. `q` is full-text search over the folded title, snippet and
- * names (every word must appear; the last may be the start of a word, as people type).
+ * names (every word must appear; the last may be the start of a word, as people type); in it,
+ * `intent:x`, `sentiment:x` and `lang:x` (and `-intent:x` …) filter on the match's signals, as
+ * the `intent`, `sentiment` and `lang` parameters do.
  * Another user's monitor id simply finds nothing.
  *
  * The feed is the most read thing in the product, so a page costs as little as it can: each
@@ -26,7 +29,7 @@ export async function listMatches(
   ctx: { db: Database },
   input: { userId: string; query: ListMatchesQuery },
 ): Promise<MatchPage> {
-  const { monitorId, source, unread, q, cursor, limit, minRelevance, lowRelevance, sort } =
+  const { monitorId, source, unread, cursor, limit, minRelevance, lowRelevance, sort } =
     input.query;
   const values: SqlValue[] = [input.userId];
   const conditions = ['user_id = $1'];
@@ -48,6 +51,12 @@ export async function listMatches(
       bind((p) => `(${RELEVANCE_KEY}, id) < ($${values.length - 1}::int, ${p}::bigint)`, id ?? '');
     } else bind((p) => `id < ${p}`, id ?? '');
   }
+  const { filters, words: q } = splitSignalFilters(input.query.q ?? '');
+  const { intent, sentiment, lang } = input.query;
+  if (intent) filters.push({ field: 'intent', value: intent, negated: false });
+  if (sentiment) filters.push({ field: 'sentiment', value: sentiment, negated: false });
+  if (lang) filters.push({ field: 'lang', value: lang, negated: false });
+  for (const filter of filters) bind((p) => signalCondition(filter, p), filter.value);
   if (q) {
     const lexemes = searchLexemes(q);
     // Nothing searchable (only punctuation or another script): nothing can be found.
@@ -69,7 +78,13 @@ export async function listMatches(
   // the newest matches and skip, or read that monitor's index), so those are planned each time; a
   // plan made once for any value read 10 to 30 ms where this one reads 2.
   const name =
-    monitorId || source || q || minRelevance !== undefined || lowRelevance || byRelevance
+    monitorId ||
+    source ||
+    q ||
+    filters.length > 0 ||
+    minRelevance !== undefined ||
+    lowRelevance ||
+    byRelevance
       ? undefined
       : [
           'matches_page',
@@ -94,4 +109,14 @@ export async function listMatches(
         : last.id
       : null;
   return { items, nextCursor };
+}
+
+/** The SQL condition of a signal filter on `matches`, its value at `placeholder`. */
+function signalCondition(filter: SignalFilter, placeholder: string): string {
+  const holds =
+    filter.field === 'intent'
+      ? `intents @> array[${placeholder}::text]`
+      : `${filter.field === 'lang' ? 'language' : 'sentiment'} = ${placeholder}`;
+  // An unknown sentiment or language (null) is not the one excluded.
+  return filter.negated ? `not coalesce(${holds}, false)` : holds;
 }

@@ -18,6 +18,9 @@ export type MatchedItem = Pick<
   | 'permalink'
   | 'author'
   | 'community'
+  | 'intents'
+  | 'sentiment'
+  | 'language'
   | 'createdAt'
 >;
 
@@ -38,6 +41,9 @@ export type ItemMatch = Pick<
   | 'permalink'
   | 'author'
   | 'community'
+  | 'intents'
+  | 'sentiment'
+  | 'language'
   | 'itemCreatedAt'
 >;
 
@@ -66,6 +72,9 @@ export function matchOfItem(item: MatchedItem, highlights: readonly Highlight[])
     permalink: item.permalink,
     author: item.author,
     community: item.community,
+    intents: item.intents,
+    sentiment: item.sentiment,
+    language: item.language,
     itemCreatedAt: item.createdAt,
   };
 }

@@ -29,6 +29,9 @@ export function sampleMatch(input: {
     permalink: 'https://news.ycombinator.com/',
     author: 'earshot',
     community: null,
+    intents: [],
+    sentiment: null,
+    language: null,
     createdAt: input.now,
   };
   const match = matchOfItem(item, hitsOf(input.query, item));
@@ -39,6 +42,7 @@ export function sampleMatch(input: {
     monitorId: input.monitorId,
     matchedAt: input.now,
     readAt: null,
+    signalsCorrected: false,
   });
 }
 

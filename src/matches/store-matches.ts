@@ -82,13 +82,16 @@ async function insertMatches(
         ${column((m) => m.permalink)}::text[],
         ${column((m) => m.author)}::text[],
         ${column((m) => m.community)}::text[],
+        ${column((m) => `{${m.intents.join(',')}}`)}::text[],
+        ${column((m) => m.sentiment)}::text[],
+        ${column((m) => m.language)}::text[],
         ${column((m) => m.itemCreatedAt.toISOString())}::timestamptz[],
         ${column((m) => searchDocumentLiteral(m.title, m.snippet, m.author, m.community))}::text[],
         ${sql.param(scores.map((score) => score.relevance))}::real[],
         ${sql.param(scores.map((score) => JSON.stringify(score.reasons)))}::text[]
       ) with ordinality as r(monitor_id, source, external_id, kind, title, title_highlights,
         thread_title, thread_id, snippet, highlights, hit_fields, url, permalink, author, community,
-        item_created_at, search, relevance, relevance_reasons, ord)
+        intents, sentiment, language, item_created_at, search, relevance, relevance_reasons, ord)
       -- A lookup by key for each row: a join would read every monitor into a hash first.
       cross join lateral (select ${monitors.userId}, ${monitors.hourStartedAt}, ${monitors.hourMatches}
         from ${monitors} where ${monitors.id} = r.monitor_id and ${monitorMakesMatches()}) as m
@@ -99,10 +102,12 @@ async function insertMatches(
     inserted as (
       insert into ${matches} (user_id, monitor_id, source, external_id, kind, title,
         title_highlights, thread_title, thread_id, snippet, highlights, hit_fields, url, permalink,
-        author, community, item_created_at, search, relevance, relevance_reasons)
+        author, community, intents, sentiment, language, item_created_at, search, relevance,
+        relevance_reasons)
       select user_id, monitor_id, source, external_id, kind, title, title_highlights::jsonb,
         thread_title, thread_id, snippet, highlights::jsonb, hit_fields::jsonb, url, permalink, author,
-        community, item_created_at, search::tsvector, relevance, relevance_reasons::jsonb
+        community, intents::text[], sentiment, language, item_created_at, search::tsvector,
+        relevance, relevance_reasons::jsonb
       -- In the order given (ids follow the items' order), not the window's partitions.
       from hit where rank <= room order by ord
       on conflict (monitor_id, source, external_id) do nothing

@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import {
+  INTENTS,
+  intentSchema,
+  LANGUAGE_PATTERN,
+  languageSchema,
+  SENTIMENTS,
+  sentimentSchema,
+} from './signals.ts';
 import { SOURCE_NAMES } from './sources.ts';
 
 /** Wire contracts of /api/matches and of the `match` server-sent event. */
@@ -74,6 +82,14 @@ export const matchSchema = z.object({
   author: column(z.string().nullable()),
   /** The subreddit; null elsewhere. */
   community: column(z.string().nullable()),
+  /** What the item is doing, in the order of `INTENTS` (src/shared/signals.ts); hints, often none. */
+  intents: column(z.array(intentSchema)),
+  /** The item's tone; null when it is not in English or came before signals. */
+  sentiment: column(sentimentSchema.nullable()),
+  /** ISO 639-1; null when unknown. */
+  language: column(z.string().nullable()),
+  /** The user corrected `intents`, `sentiment` or `language` (they are the user's, not read). */
+  signalsCorrected: column(z.boolean()),
   /** ISO 8601. */
   itemCreatedAt: instant(),
   matchedAt: instant(),
@@ -110,6 +126,17 @@ export const listMatchesQuerySchema = z.strictObject({
   monitorId: z.uuid('must be a monitor id').optional(),
   source: z.enum(SOURCE_NAMES).optional(),
   unread: z.enum(['true', 'false'], 'must be true or false').optional(),
+  /** Only matches whose item has this intent (src/shared/signals.ts). */
+  intent: z.enum(INTENTS, `must be one of ${INTENTS.join(', ')}`).optional(),
+  sentiment: z.enum(SENTIMENTS, `must be one of ${SENTIMENTS.join(', ')}`).optional(),
+  /** ISO 639-1. */
+  lang: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(LANGUAGE_PATTERN, 'must be a two-letter language code like en')
+    .optional(),
+  /** Words to search; `intent:`, `sentiment:` and `lang:` (and `-intent:` …) filter as in queries. */
   q: z
     .string()
     .trim()
@@ -153,6 +180,20 @@ export const MATCH_ID_PATTERN = /^[1-9][0-9]{0,15}$/;
 export const matchIdSchema = z.string().regex(MATCH_ID_PATTERN, 'must be an alert id');
 
 export const updateMatchBodySchema = z.strictObject({ read: z.boolean() });
+
+/** PUT /api/matches/:id/signals: the user's correction of the hints; what is left out stays. */
+export const updateMatchSignalsBodySchema = z
+  .strictObject({
+    intents: z
+      .array(intentSchema)
+      .max(INTENTS.length)
+      .refine((list) => new Set(list).size === list.length, 'must not repeat an intent')
+      .optional(),
+    sentiment: sentimentSchema.nullable().optional(),
+    language: languageSchema.nullable().optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, 'must correct intents, sentiment or language');
+export type UpdateMatchSignalsBody = z.infer<typeof updateMatchSignalsBodySchema>;
 export type UpdateMatchBody = z.infer<typeof updateMatchBodySchema>;
 
 export const matchFeedbackBodySchema = z.strictObject({
@@ -190,11 +231,21 @@ export const matchStatsQuerySchema = z.strictObject({
     .min(1, 'must be a whole number from 1 to 90')
     .max(MATCH_STATS_MAX_DAYS, 'must be a whole number from 1 to 90')
     .default(30),
+  /** `sentiment`: each day and monitor's count split by the matches' sentiment too. */
+  by: z.enum(['monitor', 'sentiment'], 'must be monitor or sentiment').default('monitor'),
 });
 
 /** Matches per day (`YYYY-MM-DD` in the user's time zone) and monitor; days without any are left out. */
 export const matchStatsSchema = z.object({
   timezone: z.string(),
-  days: z.array(z.object({ date: z.string(), monitorId: z.string(), count: z.number().int() })),
+  days: z.array(
+    z.object({
+      date: z.string(),
+      monitorId: z.string(),
+      /** With `by=sentiment` only: the matches' sentiment, null for those without one. */
+      sentiment: sentimentSchema.nullable().optional(),
+      count: z.number().int(),
+    }),
+  ),
 });
 export type MatchStats = z.infer<typeof matchStatsSchema>;

@@ -1,5 +1,6 @@
 // The query language as the app's help shows it (docs/query-language.md says the same).
 
+import { INTENTS, SENTIMENTS } from './signals.ts';
 import { SOURCE_NAMES } from './sources.ts';
 
 export interface QueryHelpRow {
@@ -84,5 +85,21 @@ export const QUERY_HELP: readonly QueryHelpRow[] = [
     syntax: 'title:word',
     meaning: 'The word (or "phrase", or group) must be in the title.',
     example: 'title:"show hn"',
+  },
+  {
+    syntax: 'intent:name',
+    meaning: `Only items doing this, as Earshot read them: ${INTENTS.join(', ')}. A hint: many items have none. -intent:hiring leaves them out.`,
+    example: 'stripe intent:complaint',
+  },
+  {
+    syntax: 'sentiment:name',
+    meaning: `Only items in this tone: ${SENTIMENTS.join(', ')} (English items only; a rough hint).`,
+    example: 'acme sentiment:negative',
+  },
+  {
+    syntax: 'lang:xx',
+    meaning:
+      'Only items in this language, by its two-letter code (en, de, fr, ja…); -lang:en leaves English out.',
+    example: 'rust lang:de',
   },
 ];

@@ -99,4 +99,67 @@ describe.runIf(availability.run)('what an alert shows, in Chromium', () => {
     expect(((await unread.json()) as { items: unknown[] }).items).toHaveLength(1);
     expect(problems.errors).toEqual([]);
   });
+
+  test('the intent chips filter the feed, the cards show their hints and take a correction, the chart splits by tone', async () => {
+    const user = await app.createUser({ givenName: 'Grace' });
+    const tokens = await app.signIn(user);
+    const token = tokens.AccessToken;
+    await app.api('/api/user', { token, method: 'POST', body: {} });
+    const made = await app.api('/api/monitors', {
+      token,
+      method: 'POST',
+      body: { name: 'HN', query: 'hn site:hackernews' },
+    });
+    expect(made.status).toBe(201);
+    // Two "Ask HN" posts (questions) and a "Show HN" (a launch), recorded.
+    await deliverItems(app, [recorded(121003), recorded(13159648), recorded(21301382)]);
+
+    const signedIn = await browser.newContext({ baseURL: app.url });
+    await signedIn.addInitScript(
+      (value) => localStorage.setItem('token', value),
+      JSON.stringify({
+        AccessToken: token,
+        IdToken: tokens.IdToken,
+        RefreshToken: tokens.RefreshToken,
+      }),
+    );
+    const { page, problems } = await openPage(signedIn);
+    await page.goto('/dashboard/alerts');
+    const cards = page.getByTestId('match-card');
+    await expect.poll(() => cards.count()).toBe(3);
+    const chips = page.getByTestId('signal-chips');
+
+    await chips.getByRole('button', { name: 'Launch' }).click();
+    await expect.poll(() => cards.count()).toBe(1);
+    expect(await cards.first().getByTestId('match-title-link').textContent()).toContain(
+      'Show HN: Pixibot',
+    );
+    expect(await cards.first().getByTestId('match-signals').textContent()).toContain('Launch');
+    expect(new URL(page.url()).searchParams.get('intent')).toBe('launch');
+
+    await chips.getByRole('button', { name: 'Question' }).click();
+    await expect.poll(() => cards.count()).toBe(2);
+    expect(await chips.getByRole('button', { name: 'Question' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    // Pressed again, the chip lets go: every alert again.
+    await chips.getByRole('button', { name: 'Question' }).click();
+    await expect.poll(() => cards.count()).toBe(3);
+
+    // A wrong or missing hint is corrected on the card.
+    const show = cards.filter({ hasText: 'Show HN: Pixibot' });
+    await show.getByRole('button', { name: /^Correct the hints/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Correct the hints' });
+    await dialog.getByRole('checkbox', { name: 'Praise' }).check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect
+      .poll(() => show.getByTestId('match-signals').textContent())
+      .toBe('Hints, as you corrected them:PraiseLaunch');
+
+    await page.getByRole('button', { name: 'By tone' }).click();
+    await page.getByRole('button', { name: 'By tone', pressed: true }).waitFor();
+    expect(problems.errors).toEqual([]);
+    await signedIn.close();
+  });
 });

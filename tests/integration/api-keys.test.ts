@@ -38,6 +38,12 @@ const ROUTES: RouteCase[] = [
     body: { rating: 'relevant' },
   },
   { method: 'DELETE', path: '/api/matches/:match', access: 'write' },
+  {
+    method: 'PUT',
+    path: '/api/matches/:match/signals',
+    access: 'write',
+    body: { sentiment: 'neutral' },
+  },
   { method: 'DELETE', path: '/api/monitors/:monitor', access: 'write' },
   { method: 'GET', path: '/api/feeds', access: 'read' },
   // Looks at a URL and saves nothing (here an address it refuses: 400, not 403).

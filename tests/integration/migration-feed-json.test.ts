@@ -79,6 +79,10 @@ test('matches stored before migration 0009 and after get the same feed JSON, ref
         'permalink',
         'author',
         'community',
+        'intents',
+        'sentiment',
+        'language',
+        'signalsCorrected',
         'itemCreatedAt',
         'matchedAt',
       ]);
@@ -99,6 +103,11 @@ test('matches stored before migration 0009 and after get the same feed JSON, ref
         permalink: 'https://www.reddit.com/r/x/1',
         author: 'ada',
         community: 'programming',
+        // Stored before migration 0022: no signals.
+        intents: [],
+        sentiment: null,
+        language: null,
+        signalsCorrected: false,
         itemCreatedAt: '2026-01-02T03:04:05.678Z',
         matchedAt: '2026-01-02T03:04:06.789Z',
       });

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/client.ts';
+import { type DatabaseHandle, rowsOf } from '../../src/db/client.ts';
 import { matches } from '../../src/db/schema/matches.ts';
 import { monitors } from '../../src/db/schema/monitors.ts';
 import { users } from '../../src/db/schema/users.ts';
@@ -119,4 +119,50 @@ test('a batch larger than the limit is matched over several calls, in order', as
   }
   expect(calls.map((c) => c.items)).toEqual([10, 10, 5]);
   expect(await db.$count(matches)).toBe(25);
+});
+
+test('an item’s signals are computed once when it is stored and travel with its matches', async () => {
+  const { db } = handle;
+  await db.insert(users).values({ id: USER, email: 'a@example.com' });
+  await db.insert(monitors).values({ userId: USER, query: 'sqlite' });
+  await storeItems(db, {
+    source: 'hackernews',
+    items: [
+      item(
+        '7',
+        'Ask HN: Which backup tool should I use for SQLite?',
+        'I keep losing data. It is so frustrating. This is terrible. I hate it.',
+      ),
+      item('8', 'Show HN: Una base de datos SQLite', 'Hemos escrito una base de datos pequeña.'),
+    ],
+  });
+  const stored = rowsOf(
+    await db.execute(
+      sql`select external_id, intents, sentiment, language from items order by external_id`,
+    ),
+  );
+  expect(stored).toEqual([
+    {
+      external_id: '7',
+      intents: ['question', 'recommendation', 'complaint'],
+      sentiment: 'negative',
+      language: 'en',
+    },
+    { external_id: '8', intents: ['launch'], sentiment: null, language: 'es' },
+  ]);
+  const index = await loadMonitorIndex(db);
+  await matchNewItems({ db, index, events: new MatchEvents() });
+  const rows = await db.select(matchColumns).from(matches).orderBy(matches.externalId);
+  expect(rows.map((row) => toMatch(row))).toMatchObject([
+    { intents: ['question', 'recommendation', 'complaint'], sentiment: 'negative', language: 'en' },
+    { intents: ['launch'], sentiment: null, language: 'es' },
+  ]);
+  const [feed] = rowsOf<{ feed_json: string }>(
+    await db.execute(sql`select feed_json from matches order by external_id`),
+  );
+  expect(JSON.parse(feed?.feed_json ?? '{}')).toMatchObject({
+    intents: ['question', 'recommendation', 'complaint'],
+    sentiment: 'negative',
+    language: 'en',
+  });
 });

@@ -151,5 +151,6 @@ function previewMatch(item: ItemRow, highlights: readonly Highlight[], now: Date
     monitorId: '',
     matchedAt: now,
     readAt: null,
+    signalsCorrected: false,
   });
 }

@@ -10,6 +10,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { Intent, Sentiment } from '../../shared/signals.ts';
 import type { SourceName } from '../../shared/sources.ts';
 import { feeds } from './feeds.ts';
 
@@ -51,6 +52,10 @@ export const items = pgTable(
     threadId: text('thread_id'),
     createdAt: at('created_at').notNull(),
     fetchedAt: at('fetched_at').notNull().defaultNow(),
+    /** The item's signals (src/signals, computed by `storeItems`); see `ItemSignals`. */
+    intents: text('intents').array().$type<Intent[]>().notNull().default(sql`'{}'::text[]`),
+    sentiment: text('sentiment').$type<Sentiment>(),
+    language: text('language'),
     /** The folded title, body and URL the monitor preview searches: `searchDocument` (search-text.ts). */
     search: tsvector('search').notNull(),
   },

@@ -13,6 +13,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { HitField } from '../../shared/match.ts';
+import type { Intent, Sentiment } from '../../shared/signals.ts';
 import type { SourceName } from '../../shared/sources.ts';
 import { monitors } from './monitors.ts';
 
@@ -54,6 +55,12 @@ export const matches = pgTable(
     permalink: text('permalink').notNull(),
     author: text('author'),
     community: text('community'),
+    /** The item's signals, copied from it (src/shared/signals.ts). */
+    intents: text('intents').array().$type<Intent[]>().notNull().default(sql`'{}'::text[]`),
+    sentiment: text('sentiment').$type<Sentiment>(),
+    language: text('language'),
+    /** The user corrected the signals above (`PUT /api/matches/:id/signals`). */
+    signalsCorrected: boolean('signals_corrected').notNull().default(false),
     itemCreatedAt: at('item_created_at').notNull(),
     matchedAt: at('matched_at').notNull().defaultNow(),
     readAt: at('read_at'),

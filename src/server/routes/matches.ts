@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { correctMatchSignals } from '../../core/matches/correct-match-signals.ts';
 import { dismissMatch } from '../../core/matches/dismiss-match.ts';
 import { markMatchesRead } from '../../core/matches/mark-matches-read.ts';
 import { matchStats } from '../../core/matches/match-stats.ts';
@@ -18,6 +19,7 @@ import {
   matchStatsQuerySchema,
   matchStatsSchema,
   updateMatchBodySchema,
+  updateMatchSignalsBodySchema,
 } from '../../shared/match.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { createApiRouter, errorResponses, jsonContent, signedIn } from '../http/api-router.ts';
@@ -57,7 +59,10 @@ const statsRoute = createRoute({
   security: signedIn,
   request: { query: matchStatsQuerySchema },
   responses: {
-    200: { description: 'Counts per day and monitor', ...jsonContent(matchStatsSchema) },
+    200: {
+      description: 'Counts per day and monitor (and sentiment, with by=sentiment)',
+      ...jsonContent(matchStatsSchema),
+    },
     ...errorResponses(400, 401),
   },
 });
@@ -119,6 +124,23 @@ const feedbackRoute = createRoute({
   },
 });
 
+const correctSignalsRoute = createRoute({
+  method: 'put',
+  path: '/matches/{id}/signals',
+  tags: ['matches'],
+  summary:
+    'Correct the intents, sentiment or language of a match (and of the user’s other matches of its item)',
+  security: signedIn,
+  request: {
+    params: idParams,
+    body: { required: true, ...jsonContent(updateMatchSignalsBodySchema) },
+  },
+  responses: {
+    200: { description: 'The match, corrected', ...jsonContent(matchSchema) },
+    ...errorResponses(400, 401, 404),
+  },
+});
+
 const dismissRoute = createRoute({
   method: 'delete',
   path: '/matches/{id}',
@@ -149,8 +171,16 @@ export function createMatchRoutes(deps: Pick<AppDeps, 'database'>) {
     });
   });
   app.openapi(statsRoute, async (c) => {
-    const input = { userId: c.get('auth').claims.sub, days: c.req.valid('query').days };
-    return c.json(await matchStats({ db }, input), 200);
+    const { days, by } = c.req.valid('query');
+    return c.json(await matchStats({ db }, { userId: c.get('auth').claims.sub, days, by }), 200);
+  });
+  app.openapi(correctSignalsRoute, async (c) => {
+    const input = {
+      userId: c.get('auth').claims.sub,
+      matchId: c.req.valid('param').id,
+      signals: c.req.valid('json'),
+    };
+    return c.json(await correctMatchSignals({ db }, input), 200);
   });
   app.openapi(markReadRoute, async (c) => {
     const input = { userId: c.get('auth').claims.sub, monitorId: c.req.valid('json').monitorId };

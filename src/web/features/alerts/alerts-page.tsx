@@ -3,7 +3,13 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { type AlertEntry, byMonitor, groupAlertEntries } from '../../../shared/alert-entries.ts';
-import type { MatchRating } from '../../../shared/match.ts';
+import type { MatchRating, UpdateMatchSignalsBody } from '../../../shared/match.ts';
+import {
+  type Intent,
+  isSignalValue,
+  type Sentiment,
+  type SignalFilter,
+} from '../../../shared/signals.ts';
 import { isSourceName, SOURCE_LABELS, SOURCE_NAMES } from '../../../shared/sources.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -24,6 +30,7 @@ import {
   FEED_PAGE_SIZE,
   type MatchFilters,
   UNREAD_COUNT_CAP,
+  useCorrectMatchSignalsMutation,
   useDismissMatchMutation,
   useExportMatchesCsvMutation,
   useListMatchesInfiniteQuery,
@@ -35,6 +42,7 @@ import {
   useUnreadCountQuery,
 } from './matches-api.ts';
 import { MentionsChart } from './mentions-chart.tsx';
+import { SignalChips } from './signal-chips.tsx';
 import { useFreshMatches } from './use-fresh-matches.ts';
 
 const CHART_DAYS = 14;
@@ -47,6 +55,9 @@ const PARAM_NAMES: Record<keyof MatchFilters, string> = {
   q: 'q',
   sort: 'sort',
   lowRelevance: 'low',
+  intent: 'intent',
+  sentiment: 'sentiment',
+  lang: 'lang',
 };
 
 /** The feed's filters, read from and written to the URL, so a filtered feed can be shared. */
@@ -63,6 +74,9 @@ function useFilters(): [
     q: params.get('q')?.trim() || undefined,
     sort: params.get('sort') === 'relevance' ? 'relevance' : undefined,
     lowRelevance: params.get('low') === '1' || undefined,
+    intent: signalParam(params, 'intent') as Intent | undefined,
+    sentiment: signalParam(params, 'sentiment') as Sentiment | undefined,
+    lang: signalParam(params, 'lang'),
   };
   const change = useCallback(
     (changes: Partial<Record<keyof MatchFilters, string>>) =>
@@ -83,6 +97,12 @@ function useFilters(): [
   return [filters, change];
 }
 
+/** A signal filter of the URL, when it holds a value the signal takes. */
+function signalParam(params: URLSearchParams, field: SignalFilter['field']): string | undefined {
+  const value = params.get(field)?.toLowerCase() ?? '';
+  return isSignalValue(field, value) ? value : undefined;
+}
+
 export function AlertsPage() {
   const [urlFilters, setFilters] = useFilters();
   const monitors = useListMonitorsQuery();
@@ -98,10 +118,12 @@ export function AlertsPage() {
   );
   const lowCount = useLowRelevanceCountQuery(undefined, { skip: !thresholds });
   const [rate] = useRateMatchesMutation();
-  const stats = useMatchStatsQuery({ days: CHART_DAYS });
+  const [chartSplit, setChartSplit] = useState<'monitor' | 'sentiment'>('monitor');
+  const stats = useMatchStatsQuery({ days: CHART_DAYS, by: chartSplit });
   const feed = useListMatchesInfiniteQuery(filters);
   const [setRead] = useSetMatchReadMutation();
   const [dismiss] = useDismissMatchMutation();
+  const [correctMatchSignals] = useCorrectMatchSignalsMutation();
   const [markAll, markingAll] = useMarkAllReadMutation();
   const [exportMatches, exporting] = useExportMatchesCsvMutation();
   const now = useNow();
@@ -181,6 +203,17 @@ export function AlertsPage() {
     if ('error' in result && result.error) toast.error('That rating could not be saved.');
   }
 
+  /** Corrects the hints of the item the card is named by (and the user's other matches of it). */
+  async function correctSignals(entry: AlertEntry, signals: UpdateMatchSignalsBody) {
+    const result = await correctMatchSignals({ id: entry.lead.match.id, signals });
+    if ('error' in result && result.error) {
+      toast.error(describeApiError(result.error));
+      return false;
+    }
+    toast.success('Hints corrected');
+    return true;
+  }
+
   async function exportCsv() {
     const result = await exportMatches(filters);
     if (result.error) {
@@ -201,8 +234,17 @@ export function AlertsPage() {
   }
 
   const filtered = Boolean(
-    filters.monitorId || filters.source || filters.unread || filters.q || filters.lowRelevance,
+    filters.monitorId ||
+      filters.source ||
+      filters.unread ||
+      filters.q ||
+      filters.intent ||
+      filters.sentiment ||
+      filters.lang ||
+      filters.lowRelevance,
   );
+  // The languages of the alerts shown, for the language chips.
+  const languages = [...new Set(items.flatMap((match) => match.language ?? []))];
   return (
     <div className="max-w-4xl">
       <PageHeader
@@ -231,7 +273,13 @@ export function AlertsPage() {
       />
       <div className="grid grid-cols-1 gap-6">
         {stats.data && monitors.data ? (
-          <MentionsChart stats={stats.data} monitors={monitors.data} days={CHART_DAYS} />
+          <MentionsChart
+            stats={stats.data}
+            monitors={monitors.data}
+            days={CHART_DAYS}
+            split={chartSplit}
+            onSplit={setChartSplit}
+          />
         ) : stats.isLoading ? (
           <Skeleton className="h-40 rounded-xl" />
         ) : null}
@@ -256,6 +304,7 @@ export function AlertsPage() {
             </span>
           </div>
         ) : null}
+        <SignalChips choice={filters} languages={languages} onChange={setFilters} />
 
         <section aria-label="Alerts feed">
           <p className="sr-only" role="status">
@@ -317,6 +366,7 @@ export function AlertsPage() {
                     onToggleRead={() => void toggleRead(group)}
                     onDismiss={() => dismissOne(group)}
                     onRate={(rating) => void rateEntry(group, rating)}
+                    onCorrectSignals={(signals) => correctSignals(group, signals)}
                   />
                 </li>
               ))}
@@ -445,7 +495,7 @@ function Filters({
             type="search"
             value={search}
             onChange={(event) => setSearch(event.target.value)}
-            placeholder="Words in the alerts"
+            placeholder="Words or intent:question"
             className="pl-9"
             maxLength={200}
           />

@@ -1,7 +1,8 @@
 import { Check, ExternalLink, MailOpen, ThumbsDown, ThumbsUp, X } from 'lucide-react';
 import { type AlertEntry, describeAlsoOn, entryHeadline } from '../../../shared/alert-entries.ts';
-import type { MatchRating } from '../../../shared/match.ts';
+import type { Match, MatchRating, UpdateMatchSignalsBody } from '../../../shared/match.ts';
 import { describeHitFields } from '../../../shared/match-view.ts';
+import { INTENT_LABELS } from '../../../shared/signals.ts';
 import { formatCommunity, SOURCE_LABELS } from '../../../shared/sources.ts';
 import { SnippetText } from '../../components/snippet-text.tsx';
 import { SourceIcon } from '../../components/source-badge.tsx';
@@ -9,6 +10,44 @@ import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../lib/cn.ts';
 import { relativeTime } from '../../lib/relative-time.ts';
 import { safeHttpUrl } from '../../lib/safe-url.ts';
+import { CorrectSignalsDialog } from './correct-signals-dialog.tsx';
+import { languageName, SENTIMENT_LABELS } from './signal-chips.tsx';
+
+/**
+ * The item's signals as hints (read by Earshot when the item arrived; decision 0035): its
+ * intents, its tone unless neutral, and its language unless English.
+ */
+function SignalHints({
+  intents,
+  sentiment,
+  language,
+  corrected,
+}: Pick<Match, 'intents' | 'sentiment' | 'language'> & { corrected: boolean }) {
+  const hints = [
+    ...intents.map((intent) => INTENT_LABELS[intent]),
+    ...(sentiment && sentiment !== 'neutral' ? [SENTIMENT_LABELS[sentiment]] : []),
+    ...(language && language !== 'en' ? [languageName(language)] : []),
+  ];
+  if (hints.length === 0) return null;
+  return (
+    <span
+      className="flex flex-wrap items-center gap-1"
+      data-testid="match-signals"
+      title={
+        corrected
+          ? 'As you corrected them'
+          : 'Read by Earshot from the text when it arrived: a hint, sometimes wrong'
+      }
+    >
+      <span className="sr-only">{corrected ? 'Hints, as you corrected them:' : 'Hints:'}</span>
+      {hints.map((hint) => (
+        <span key={hint} className="rounded-full border px-2 py-0.5 text-[11px] leading-none">
+          {hint}
+        </span>
+      ))}
+    </span>
+  );
+}
 
 /**
  * One alert: one item, however many monitors caught it (each named), or one conversation ("12
@@ -26,6 +65,7 @@ export function MatchCard({
   onToggleRead,
   onDismiss,
   onRate,
+  onCorrectSignals,
 }: {
   entry: AlertEntry;
   monitorNames: readonly string[];
@@ -35,6 +75,8 @@ export function MatchCard({
   onDismiss: () => void;
   /** Rates every match of the alert; the same rating again takes it back (null). */
   onRate: (rating: MatchRating | null) => void;
+  /** Saves the user's correction of the hints; resolves false when it failed. */
+  onCorrectSignals?: (signals: UpdateMatchSignalsBody) => Promise<boolean>;
 }) {
   const group = entry.lead;
   const match = group.match;
@@ -155,6 +197,15 @@ export function MatchCard({
                   {match.url}
                 </span>
               )
+            ) : null}
+            <SignalHints
+              intents={match.intents}
+              sentiment={match.sentiment}
+              language={match.language}
+              corrected={match.signalsCorrected}
+            />
+            {onCorrectSignals ? (
+              <CorrectSignalsDialog match={match} title={title} onSave={onCorrectSignals} />
             ) : null}
           </div>
           {alsoOn ? (

@@ -1,5 +1,12 @@
 import { byMonitor, groupAlertEntries } from '../../../shared/alert-entries.ts';
-import type { Match, MatchPage, MatchRating, MatchStats } from '../../../shared/match.ts';
+import type {
+  Match,
+  MatchPage,
+  MatchRating,
+  MatchStats,
+  UpdateMatchSignalsBody,
+} from '../../../shared/match.ts';
+import type { Intent, Sentiment } from '../../../shared/signals.ts';
 import type { SourceName } from '../../../shared/sources.ts';
 import { api } from '../../lib/api.ts';
 import { UNDO_WINDOW_MS } from '../../lib/undo-window.ts';
@@ -19,6 +26,10 @@ export type MatchFilters = {
    * all but those; unset: all (no monitor has a threshold).
    */
   lowRelevance?: boolean | undefined;
+  intent?: Intent | undefined;
+  sentiment?: Sentiment | undefined;
+  /** ISO 639-1. */
+  lang?: string | undefined;
 };
 
 export const FEED_PAGE_SIZE = 30;
@@ -33,6 +44,9 @@ function filterParams(filters: MatchFilters): URLSearchParams {
   if (filters.q) params.set('q', filters.q);
   if (filters.sort) params.set('sort', filters.sort);
   if (filters.lowRelevance !== undefined) params.set('lowRelevance', String(filters.lowRelevance));
+  if (filters.intent) params.set('intent', filters.intent);
+  if (filters.sentiment) params.set('sentiment', filters.sentiment);
+  if (filters.lang) params.set('lang', filters.lang);
   return params;
 }
 
@@ -115,8 +129,8 @@ export const matchesApi = api.injectEndpoints({
         }),
       invalidatesTags: [FEED],
     }),
-    matchStats: build.query<MatchStats, { days: number }>({
-      query: ({ days }) => `/matches/stats?days=${days}`,
+    matchStats: build.query<MatchStats, { days: number; by?: 'monitor' | 'sentiment' }>({
+      query: ({ days, by = 'monitor' }) => `/matches/stats?days=${days}&by=${by}`,
       providesTags: [STATS],
     }),
     /** Read or unread shows at once in every cached feed, and rolls back if the API refuses. */
@@ -164,6 +178,11 @@ export const matchesApi = api.injectEndpoints({
         }),
       invalidatesTags: (_result, error) => (error ? [] : [UNREAD, STATS]),
     }),
+    /** The user's correction of an alert's hints; the feed is read again (filters may differ). */
+    correctMatchSignals: build.mutation<Match, { id: string; signals: UpdateMatchSignalsBody }>({
+      query: ({ id, signals }) => ({ url: `/matches/${id}/signals`, method: 'PUT', body: signals }),
+      invalidatesTags: (_result, error) => (error ? [] : [FEED, STATS]),
+    }),
   }),
 });
 
@@ -178,6 +197,7 @@ export const {
   useExportMatchesCsvMutation,
   useMarkAllReadMutation,
   useDismissMatchMutation,
+  useCorrectMatchSignalsMutation,
 } = matchesApi;
 
 type FeedPages = { pages: MatchPage[] };

@@ -10,6 +10,7 @@ import type { PointerEvent } from 'react';
 import type { MatchStats } from '../../../shared/match.ts';
 import type { Monitor } from '../../../shared/monitor.ts';
 import { type ChartDay, formatDay, mentionsPerDay } from './mentions-per-day.ts';
+import { Chip } from './signal-chips.tsx';
 
 const COLOURS = [
   'var(--primary)',
@@ -28,6 +29,23 @@ const LABEL_WIDTH = 44;
 
 type Hovered = { day: ChartDay; monitorId: string };
 
+export type ChartSplit = 'monitor' | 'sentiment';
+
+/** The tones of the split by sentiment, in stacking order; `none`: not read (not English). */
+const TONES = ['negative', 'neutral', 'positive', 'none'];
+const TONE_LABELS: Record<string, string> = {
+  negative: 'Negative',
+  neutral: 'Neutral',
+  positive: 'Positive',
+  none: 'No tone read',
+};
+const TONE_COLOURS: Record<string, string> = {
+  negative: '#ef4444',
+  neutral: '#64748b',
+  positive: '#10b981',
+  none: '#cbd5e1',
+};
+
 /**
  * Mentions per day (docs/product.md, "Matches and alerts"): one stacked bar a day, one colour
  * per monitor, a value axis, and a tooltip naming the day, the monitor and its count (visx,
@@ -38,29 +56,50 @@ export function MentionsChart({
   stats,
   monitors,
   days,
+  split = 'monitor',
+  onSplit,
 }: {
   stats: MatchStats;
   monitors: readonly Monitor[];
   days: number;
+  /** One colour per monitor, or per tone (the matches' sentiment). */
+  split?: ChartSplit;
+  onSplit?: (split: ChartSplit) => void;
 }) {
-  const chart = mentionsPerDay(
-    stats,
-    monitors.map((m) => m.id),
-    days,
-  );
+  const bySentiment = split === 'sentiment';
+  const chart = bySentiment
+    ? mentionsPerDay(stats, TONES, days, Date.now(), (row) => row.sentiment ?? 'none')
+    : mentionsPerDay(
+        stats,
+        monitors.map((m) => m.id),
+        days,
+      );
   const nameOf = (id: string) => {
+    if (bySentiment) return TONE_LABELS[id] ?? id;
     const monitor = monitors.find((m) => m.id === id);
     return monitor ? monitor.name || monitor.query : 'A deleted monitor';
   };
-  const colourOf = new Map(monitors.map((m, i) => [m.id, COLOURS[i % COLOURS.length] as string]));
+  const colourOf = bySentiment
+    ? new Map(Object.entries(TONE_COLOURS))
+    : new Map(monitors.map((m, i) => [m.id, COLOURS[i % COLOURS.length] as string]));
 
   return (
     <figure className="rounded-xl border bg-card p-4 shadow-sm sm:p-5" data-testid="mentions-chart">
       <figcaption className="flex flex-wrap items-baseline justify-between gap-2">
         <span className="text-sm font-semibold">Mentions per day</span>
-        <span className="text-xs text-muted-foreground">
+        <div className="flex items-center gap-3 text-xs text-muted-foreground">
           {chart.total.toLocaleString('en')} in the last {days} days
-        </span>
+          {onSplit ? (
+            <fieldset className="flex gap-1">
+              <legend className="sr-only">Colour the bars by</legend>
+              {(['monitor', 'sentiment'] as const).map((option) => (
+                <Chip key={option} quiet pressed={split === option} onClick={() => onSplit(option)}>
+                  {option === 'monitor' ? 'By monitor' : 'By tone'}
+                </Chip>
+              ))}
+            </fieldset>
+          ) : null}
+        </div>
       </figcaption>
       {chart.total === 0 ? (
         <div
@@ -93,11 +132,13 @@ export function MentionsChart({
           the 1 px box that keeps it off screen without widening the page. */}
       <div className="sr-only">
         <table>
-          <caption>Mentions per day and monitor, last {days} days</caption>
+          <caption>
+            Mentions per day and {bySentiment ? 'tone' : 'monitor'}, last {days} days
+          </caption>
           <thead>
             <tr>
               <th scope="col">Day</th>
-              <th scope="col">Monitor</th>
+              <th scope="col">{bySentiment ? 'Tone' : 'Monitor'}</th>
               <th scope="col">Mentions</th>
             </tr>
           </thead>

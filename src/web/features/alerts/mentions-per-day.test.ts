@@ -37,6 +37,25 @@ describe('the chart of mentions per day', () => {
     expect(chart.total).toBe(6);
   });
 
+  it('splits by any key of a row: by tone, the monitors’ counts add up', () => {
+    const chart = mentionsPerDay(
+      {
+        timezone: 'UTC',
+        days: [
+          { date: '2026-11-24', monitorId: 'a', sentiment: 'negative', count: 3 },
+          { date: '2026-11-24', monitorId: 'b', sentiment: 'negative', count: 1 },
+          { date: '2026-11-24', monitorId: 'b', sentiment: null, count: 2 },
+        ],
+      },
+      ['negative', 'neutral', 'positive', 'none'],
+      2,
+      now,
+      (row) => row.sentiment ?? 'none',
+    );
+    expect(chart.days[1]?.counts).toEqual({ negative: 4, none: 2 });
+    expect(chart.monitorIds).toEqual(['negative', 'none']);
+  });
+
   it('names days briefly', () => {
     expect(formatDay('2026-11-24')).toBe('24 Nov');
     expect(formatDay('2026-11-24', true)).toBe('Tue 24 Nov');

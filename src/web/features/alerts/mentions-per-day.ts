@@ -34,6 +34,7 @@ export function mentionsPerDay(
   monitorIds: readonly string[],
   days: number,
   now = Date.now(),
+  keyOf: (row: MatchStats['days'][number]) => string = (row) => row.monitorId,
 ): { days: ChartDay[]; monitorIds: string[]; total: number } {
   const dates = lastDays(todayIn(stats.timezone, now), days);
   const byDate = new Map<string, ChartDay>(
@@ -43,9 +44,10 @@ export function mentionsPerDay(
   for (const row of stats.days) {
     const day = byDate.get(row.date);
     if (!day || row.count === 0) continue;
-    day.counts[row.monitorId] = (day.counts[row.monitorId] ?? 0) + row.count;
+    const key = keyOf(row);
+    day.counts[key] = (day.counts[key] ?? 0) + row.count;
     day.total += row.count;
-    mentioned.add(row.monitorId);
+    mentioned.add(key);
   }
   const chartDays = [...byDate.values()];
   return {

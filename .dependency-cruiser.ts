@@ -21,6 +21,8 @@ const LAYERS: Record<string, string[]> = {
   shared: [],
   platform: ['shared'],
   matcher: ['shared'],
+  // The relevance model: pure, on the matcher's words (decision 0033).
+  relevance: ['matcher', 'shared'],
   // An item's intents, sentiment and language: rules and the models its packages ship.
   signals: ['shared'],
   // Each site is a folder of sources with its settings, connector and replay (decision 0024).
@@ -31,11 +33,12 @@ const LAYERS: Record<string, string[]> = {
   replay: ['sources', 'platform', 'shared'],
   identity: ['db', 'config', 'platform', 'shared'],
   // The stored match's room: storing matches, the feed, match events, the live fan-out.
-  matches: ['matcher', 'db', 'config', 'platform', 'shared'],
+  matches: ['relevance', 'matcher', 'db', 'config', 'platform', 'shared'],
   delivery: ['matches', 'db', 'config', 'platform', 'shared'],
   pipeline: ['matches', 'sources', 'matcher', 'signals', 'db', 'config', 'platform', 'shared'],
   core: [
     'matches',
+    'relevance',
     'delivery',
     'identity',
     'sources',

@@ -6,7 +6,7 @@ import { matches } from './schema/matches.ts';
 
 /**
  * The SQL body of `match_feed_json(matches)`, derived from the wire schema's field list
- * (`matchSchema` in src/shared/match.ts): the match as the feed sends it, less its read flag, in
+ * (`matchSchema` in src/shared/match.ts): the match as the feed sends it, less its read flag and its live fields, in
  * the schema's key order, the instants as `toISOString` writes them (UTC, milliseconds, "Z").
  * `row_to_json` writes no spaces between keys and values. The trigger `matches_feed_json`
  * (migration 0009) stores its result in `matches.feed_json` on insert.
@@ -15,7 +15,7 @@ export function matchFeedJsonBody(): string {
   const columns: Record<string, PgColumn> = getTableColumns(matches);
   const select = Object.entries(matchSchema.shape).flatMap(([key, schema]) => {
     const from = matchFieldSources.get(schema)?.from;
-    if (from === 'read') return [];
+    if (from === 'read' || from === 'live') return [];
     if (from === 'id') return [`m.id::text AS "${key}"`];
     const name = columns[key]?.name;
     if (!name) throw new Error(`The match field "${key}" has no column of that name in matches.`);

@@ -38,7 +38,13 @@ export type AlertEmailInput = {
   capReached: { cap: number; held: number } | null;
   /** How many of the matches covered were held over by an earlier day's cap (0: none). */
   heldOver?: number;
-  links: { alerts: string; settings: string; unsubscribe: string };
+  links: {
+    alerts: string;
+    settings: string;
+    unsubscribe: string;
+    /** The signed one-click links rating a stored match (none for the sample email). */
+    rate?: (matchId: string, rating: 'relevant' | 'irrelevant') => string;
+  };
   /** The one-click mute links of an entry listed under a monitor (decision 0038); none if absent. */
   muteLinks?: (entry: AlertEntry, monitorId: string) => readonly MuteLink[];
 };
@@ -208,6 +214,13 @@ function renderText(input: AlertEmailInput, subject: string, groups: Group[], mo
         lines.push(`  ${oneLine(`${also[0]?.toUpperCase()}${also.slice(1)}`)}`);
         for (const other of entry.alsoOn) lines.push(`    ${other.permalink}`);
       }
+      const rate = input.links.rate;
+      if (rate) {
+        lines.push(
+          `  Relevant: ${rate(match.id, 'relevant')}`,
+          `  Not relevant: ${rate(match.id, 'irrelevant')}`,
+        );
+      }
       for (const mute of input.muteLinks?.(entry, group.monitor.id) ?? []) {
         lines.push(`  ${oneLine(mute.label)}: ${mute.href}`);
       }
@@ -370,6 +383,10 @@ function renderHtmlEntry(
       : '',
     link && link !== permalink ? `<a href="${e(link)}">Linked page</a>` : '',
     `<a href="${e(monitorAlertsUrl(input.links.alerts, match.monitorId))}">In Earshot</a>`,
+    input.links.rate ? `<a href="${e(input.links.rate(match.id, 'relevant'))}">Relevant</a>` : '',
+    input.links.rate
+      ? `<a href="${e(input.links.rate(match.id, 'irrelevant'))}">Not relevant</a>`
+      : '',
   ]
     .filter(Boolean)
     .join(' &nbsp;·&nbsp; ');

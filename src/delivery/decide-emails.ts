@@ -3,6 +3,7 @@ import { emailDeliveryState } from '../db/schema/delivery.ts';
 import { matches } from '../db/schema/matches.ts';
 import { monitors } from '../db/schema/monitors.ts';
 import { users } from '../db/schema/users.ts';
+import { HELD_BACK_SQL } from '../matches/relevance-held.ts';
 import { matchColumns, toMatch } from '../matches/to-match.ts';
 import { formatCommunity, type SourceName } from '../shared/sources.ts';
 import { isTimeZone } from '../shared/user.ts';
@@ -19,7 +20,8 @@ const USERS_PER_PASS = 500;
 /**
  * The email decider (docs/decisions/0015-delivery-outbox.md). For each user with matches not yet
  * decided on (`matches.email_pending`), in one transaction holding the user's row: drops the
- * matches of muted monitors (and all of them when alerts are off); opens the batch when it first
+ * matches of muted monitors and those under their monitor's relevance threshold (and all of them
+ * when alerts are off); opens the batch when it first
  * sees matches; once the batch is due for the user's mode, writes one outbox row covering every
  * waiting match up to the daily cap and clears their flags; matches over the cap keep theirs
  * and lead the next email (decision 0037), which says how many it carries over. Matches committed by another process
@@ -86,7 +88,7 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
     await tx
       .update(matches)
       .set({ emailPending: false })
-      .where(and(pendingOf, inArray(matches.monitorId, silent)));
+      .where(and(pendingOf, or(inArray(matches.monitorId, silent), sql.raw(HELD_BACK_SQL))));
 
     const rows = await tx
       .select({ id: matches.id, monitorId: matches.monitorId, delivery: monitors.delivery })
@@ -213,7 +215,12 @@ async function decideUserEmail(ctx: DeliveryContext, userId: string): Promise<bo
       total: covered.length,
       capReached: plan.capReached ? { cap: config.EMAIL_DAILY_CAP, held: plan.held } : null,
       heldOver,
-      links: { alerts: links.alerts, settings: links.settings, unsubscribe: links.unsubscribePage },
+      links: {
+        alerts: links.alerts,
+        settings: links.settings,
+        unsubscribe: links.unsubscribePage,
+        rate: (matchId, rating) => links.rate(ctx.tokens.signRating(matchId, rating)),
+      },
       muteLinks: (entry, monitorId) =>
         entryMutes({ userId, monitorId, match: entry.lead.match }).map(({ kind, mute }) => ({
           label: muteLabel(kind, entry.lead.match),

@@ -42,6 +42,8 @@ export function deliveryLinks(config: Pick<Config, 'publicUrl' | 'MAIL_FROM'>, t
     unsubscribePage: `${base}/unsubscribe?token=${encoded}`,
     unsubscribeOneClick: `${base}/api/user/unsubscribe/one-click?unsubscribeToken=${encoded}`,
     unsubscribeMailto: `mailto:${mailFromAddress(config.MAIL_FROM)}?subject=unsubscribe&body=${encoded}`,
+    /** The page that rates a match with one click, from a signed rating token. */
+    rate: (ratingToken: string) => `${base}/feedback?token=${encodeURIComponent(ratingToken)}`,
   };
 }
 

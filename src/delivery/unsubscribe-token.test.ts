@@ -32,3 +32,25 @@ test('every altered token is refused', () => {
     expect(tokens.verify(bad)).toBeNull();
   }
 });
+
+test('a rating token names its match and rating; altered, forged or of the other kind, it is refused', () => {
+  const token = tokens.signRating('1234', 'irrelevant');
+  expect(tokens.verifyRating(token)).toEqual({ matchId: '1234', rating: 'irrelevant' });
+  expect(tokens.verifyRating(tokens.signRating('1234', 'relevant'))).toEqual({
+    matchId: '1234',
+    rating: 'relevant',
+  });
+  expect(
+    tokens.verifyRating(createUnsubscribeTokens('x'.repeat(43)).signRating('1234', 'relevant')),
+  ).toBeNull();
+  // Neither kind of token stands for the other.
+  expect(tokens.verify(token)).toBeNull();
+  expect(tokens.verifyRating(tokens.sign(USER))).toBeNull();
+  fc.assert(
+    fc.property(fc.nat(token.length - 1), fc.constantFrom(...'AbZz09_-.=ri'), (at, char) => {
+      const altered = token.slice(0, at) + char + token.slice(at + 1);
+      fc.pre(altered !== token);
+      expect(tokens.verifyRating(altered)).toBeNull();
+    }),
+  );
+});

@@ -19,7 +19,17 @@ export type UnsubscribeTokens = MuteTokens & {
   sign(userId: string): string;
   /** The user id of a genuine token; null for anything else. */
   verify(token: string): string | null;
+  /**
+   * The token of an alert email's "relevant" / "not relevant" link for one match: the same key
+   * and rules, another purpose label, so neither kind of token stands for the other.
+   */
+  signRating(matchId: string, rating: 'relevant' | 'irrelevant'): string;
+  /** The match and rating of a genuine rating token; null for anything else. */
+  verifyRating(token: string): { matchId: string; rating: 'relevant' | 'irrelevant' } | null;
 };
+
+const RATING_PURPOSE = 'earshot:rating:v1:';
+const RATING_SHAPE = /^([1-9][0-9]{0,15})\.([ri])\.([A-Za-z0-9_-]{43})$/;
 
 /** Unsubscribe tokens, and the mute tokens made with the same key (mute-token.ts). */
 export function createUnsubscribeTokens(key: string): UnsubscribeTokens {
@@ -27,6 +37,8 @@ export function createUnsubscribeTokens(key: string): UnsubscribeTokens {
     createHmac('sha256', key)
       .update(PURPOSE + userId)
       .digest();
+  const ratingMac = (matchId: string, letter: string) =>
+    createHmac('sha256', key).update(`${RATING_PURPOSE}${matchId}.${letter}`).digest();
   return {
     ...createMuteTokens(key),
     sign(userId) {
@@ -46,6 +58,19 @@ export function createUnsubscribeTokens(key: string): UnsubscribeTokens {
       const hex = id.toString('hex');
       const userId = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
       return timingSafeEqual(mac(userId), given) ? userId : null;
+    },
+    signRating(matchId, rating) {
+      if (!/^[1-9][0-9]{0,15}$/.test(matchId)) throw new Error('Not a match id.');
+      const letter = rating === 'relevant' ? 'r' : 'i';
+      return `${matchId}.${letter}.${ratingMac(matchId, letter).toString('base64url')}`;
+    },
+    verifyRating(token) {
+      const parts = RATING_SHAPE.exec(token);
+      if (!parts?.[1] || !parts[2] || !parts[3]) return null;
+      const given = Buffer.from(parts[3], 'base64url');
+      if (given.toString('base64url') !== parts[3] || given.length !== 32) return null;
+      if (!timingSafeEqual(ratingMac(parts[1], parts[2]), given)) return null;
+      return { matchId: parts[1], rating: parts[2] === 'r' ? 'relevant' : 'irrelevant' };
     },
   };
 }

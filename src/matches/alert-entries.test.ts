@@ -33,6 +33,9 @@ const match = (fields: Partial<Match>): Match => {
     itemCreatedAt: '2026-06-10T10:00:00.000Z',
     matchedAt: '2026-06-10T10:00:00.000Z',
     read: false,
+    rating: null,
+    relevance: null,
+    relevanceReasons: [],
     ...fields,
   };
 };

@@ -21,6 +21,8 @@ const COLUMNS = [
   'language',
   'monitorId',
   'read',
+  'rating',
+  'relevance',
 ] as const satisfies readonly (keyof Match)[];
 
 /**
@@ -38,7 +40,7 @@ export function neutraliseFormula(value: string): string {
  */
 export function exportMatchesCsv(
   ctx: { db: Database },
-  input: { userId: string; filters: Omit<ListMatchesQuery, 'cursor' | 'limit'> },
+  input: { userId: string; filters: Omit<ListMatchesQuery, 'cursor' | 'limit' | 'sort'> },
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cursor: string | undefined;
@@ -48,6 +50,7 @@ export function exportMatchesCsv(
       async pull(controller) {
         const query = {
           ...input.filters,
+          sort: 'time' as const,
           limit: MATCH_PAGE_MAX,
           ...(cursor ? { cursor } : {}),
         };

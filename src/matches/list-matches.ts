@@ -3,7 +3,14 @@ import { queryRows, type SqlValue } from '../db/prepared.ts';
 import { searchLexemes, searchQueryTerm } from '../db/search-text.ts';
 import type { ListMatchesQuery, MatchPage } from '../shared/match.ts';
 import { type SignalFilter, splitSignalFilters } from '../shared/signals.ts';
-import { type StoredMatchRow, storedMatch } from './stored-match.ts';
+import { HELD_BACK_SQL } from './relevance-held.ts';
+import { STORED_MATCH_COLUMNS, type StoredMatchRow, storedMatch } from './stored-match.ts';
+
+/**
+ * The order of `sort=relevance`: the relevance in millionths, unscored matches last; with the id
+ * it is the keyset of that order (`<key>-<id>` cursors).
+ */
+const RELEVANCE_KEY = 'coalesce(round(relevance * 1000000)::int, -1)';
 
 /**
  * One page of the user's matches, newest first, with keyset pagination on the id: the cursor
@@ -22,7 +29,8 @@ export async function listMatches(
   ctx: { db: Database },
   input: { userId: string; query: ListMatchesQuery },
 ): Promise<MatchPage> {
-  const { monitorId, source, unread, cursor, limit } = input.query;
+  const { monitorId, source, unread, cursor, limit, minRelevance, lowRelevance, sort } =
+    input.query;
   const values: SqlValue[] = [input.userId];
   const conditions = ['user_id = $1'];
   const bind = (condition: (placeholder: string) => string, value: SqlValue) => {
@@ -33,7 +41,16 @@ export async function listMatches(
   if (source) bind((p) => `source = ${p}`, source);
   if (unread === 'true') conditions.push('read_at is null');
   if (unread === 'false') conditions.push('read_at is not null');
-  if (cursor) bind((p) => `id < ${p}`, cursor);
+  if (minRelevance !== undefined) bind((p) => `relevance >= ${p}::real`, minRelevance);
+  if (lowRelevance) conditions.push(`${lowRelevance === 'true' ? '' : 'not '}${HELD_BACK_SQL}`);
+  const byRelevance = sort === 'relevance';
+  if (cursor) {
+    const [key, id] = cursor.includes('-') ? cursor.split('-') : [null, cursor];
+    if (byRelevance && key !== null) {
+      values.push(key);
+      bind((p) => `(${RELEVANCE_KEY}, id) < ($${values.length - 1}::int, ${p}::bigint)`, id ?? '');
+    } else bind((p) => `id < ${p}`, id ?? '');
+  }
   const { filters, words: q } = splitSignalFilters(input.query.q ?? '');
   const { intent, sentiment, lang } = input.query;
   if (intent) filters.push({ field: 'intent', value: intent, negated: false });
@@ -49,19 +66,25 @@ export async function listMatches(
     bind((p) => `search @@ ${p}::tsquery`, terms.join(' & '));
   }
   values.push(limit + 1);
-  const text = `select feed_json, read_at is not null as read
+  const text = `select ${STORED_MATCH_COLUMNS}${byRelevance ? `, ${RELEVANCE_KEY} as key` : ''}
     from matches
     where ${conditions.join(' and ')}
     -- NULLS LAST as the indexes are declared (\`.desc()\`): with another null order PostgreSQL
     -- cannot read them in order and walks the primary key instead, past other users' rows.
-    order by matches.id desc nulls last
+    order by ${byRelevance ? `${RELEVANCE_KEY} desc, ` : ''}matches.id desc nulls last
     limit $${values.length}`;
   // The feed as it opens and scrolls (unread or not) is planned once. A filter's best plan
   // depends on its value (a search's words, how much of the feed a monitor or a site holds: read
   // the newest matches and skip, or read that monitor's index), so those are planned each time; a
   // plan made once for any value read 10 to 30 ms where this one reads 2.
   const name =
-    monitorId || source || q || filters.length > 0
+    monitorId ||
+    source ||
+    q ||
+    filters.length > 0 ||
+    minRelevance !== undefined ||
+    lowRelevance ||
+    byRelevance
       ? undefined
       : [
           'matches_page',
@@ -71,9 +94,21 @@ export async function listMatches(
         ]
           .filter(Boolean)
           .join('_');
-  const rows = await queryRows<StoredMatchRow>(ctx.db, name ? { name, text } : { text }, values);
+  const rows = await queryRows<StoredMatchRow & { key?: number }>(
+    ctx.db,
+    name ? { name, text } : { text },
+    values,
+  );
   const items = rows.slice(0, limit).map(storedMatch);
-  return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
+  const lastRow = rows[limit - 1];
+  const last = items.at(-1);
+  const nextCursor =
+    rows.length > limit && last
+      ? byRelevance
+        ? `${lastRow?.key ?? 0}-${last.id}`
+        : last.id
+      : null;
+  return { items, nextCursor };
 }
 
 /** The SQL condition of a signal filter on `matches`, its value at `placeholder`. */

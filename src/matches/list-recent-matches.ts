@@ -24,6 +24,9 @@ export async function listRecentMatches(
       userId: matches.userId,
       feed_json: matches.feedJson,
       read: sql<boolean>`${matches.readAt} is not null`,
+      rating: matches.rating,
+      relevance: matches.relevance,
+      relevance_reasons: matches.relevanceReasons,
     })
     .from(matches)
     .where(

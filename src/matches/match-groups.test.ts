@@ -43,6 +43,9 @@ function matchOfStory(fields: Partial<Match>): Match {
     itemCreatedAt: '2019-11-10T22:23:02.000Z',
     matchedAt: '2019-11-10T22:23:05.000Z',
     read: false,
+    rating: null,
+    relevance: null,
+    relevanceReasons: [],
     ...fields,
   };
 }

@@ -1,6 +1,7 @@
 import { createMonitorIndex, type Highlight } from '../matcher/monitor-index.ts';
 import type { Match } from '../shared/match.ts';
 import { type MatchedItem, matchOfItem } from './match-of-item.ts';
+import { unratedRelevance } from './monitor-relevance.ts';
 import { toMatch } from './to-match.ts';
 
 /**
@@ -33,8 +34,10 @@ export function sampleMatch(input: {
     language: null,
     createdAt: input.now,
   };
+  const match = matchOfItem(item, hitsOf(input.query, item));
   return toMatch({
-    ...matchOfItem(item, hitsOf(input.query, item)),
+    ...match,
+    ...unratedRelevance(match),
     id: 0,
     monitorId: input.monitorId,
     matchedAt: input.now,

@@ -3,9 +3,11 @@ import { type Database, rowsOf } from '../db/client.ts';
 import { matches } from '../db/schema/matches.ts';
 import { monitors, monitorThreadMutes } from '../db/schema/monitors.ts';
 import { searchDocumentLiteral } from '../db/search-text.ts';
+import { emptyModel, scoreMatch } from '../relevance/relevance-model.ts';
 import type { NewMatch } from './match-events.ts';
 import type { ItemMatch } from './match-of-item.ts';
 import { monitorMakesMatches } from './monitor-makes-matches.ts';
+import { loadRelevanceModels, storedScore } from './monitor-relevance.ts';
 
 /** A match to store: the monitor that made it and what it keeps of the item (`matchOfItem`). */
 export type MatchToStore = { readonly monitorId: string; readonly match: ItemMatch };
@@ -49,6 +51,15 @@ async function insertMatches(
 ): Promise<{ id: string; user_id: string }[]> {
   const column = <T>(read: (match: ItemMatch) => T) =>
     sql.param(rows.map((row) => read(row.match)));
+  // Each match's relevance to its monitor (src/relevance), with the monitor's model if it has one.
+  const models = await loadRelevanceModels(
+    tx,
+    rows.map((row) => row.monitorId),
+  );
+  const empty = emptyModel();
+  const scores = rows.map((row) =>
+    storedScore(scoreMatch(models.get(row.monitorId) ?? empty, row.match)),
+  );
   const hour = sql`date_trunc('hour', now(), 'UTC')`;
   const result = await tx.execute(sql`
     with hit as (
@@ -75,10 +86,12 @@ async function insertMatches(
         ${column((m) => m.sentiment)}::text[],
         ${column((m) => m.language)}::text[],
         ${column((m) => m.itemCreatedAt.toISOString())}::timestamptz[],
-        ${column((m) => searchDocumentLiteral(m.title, m.snippet, m.author, m.community))}::text[]
+        ${column((m) => searchDocumentLiteral(m.title, m.snippet, m.author, m.community))}::text[],
+        ${sql.param(scores.map((score) => score.relevance))}::real[],
+        ${sql.param(scores.map((score) => JSON.stringify(score.reasons)))}::text[]
       ) with ordinality as r(monitor_id, source, external_id, kind, title, title_highlights,
         thread_title, thread_id, snippet, highlights, hit_fields, url, permalink, author, community,
-        intents, sentiment, language, item_created_at, search, ord)
+        intents, sentiment, language, item_created_at, search, relevance, relevance_reasons, ord)
       -- A lookup by key for each row: a join would read every monitor into a hash first.
       cross join lateral (select ${monitors.userId}, ${monitors.hourStartedAt}, ${monitors.hourMatches}
         from ${monitors} where ${monitors.id} = r.monitor_id and ${monitorMakesMatches()}) as m
@@ -89,10 +102,12 @@ async function insertMatches(
     inserted as (
       insert into ${matches} (user_id, monitor_id, source, external_id, kind, title,
         title_highlights, thread_title, thread_id, snippet, highlights, hit_fields, url, permalink,
-        author, community, intents, sentiment, language, item_created_at, search)
+        author, community, intents, sentiment, language, item_created_at, search, relevance,
+        relevance_reasons)
       select user_id, monitor_id, source, external_id, kind, title, title_highlights::jsonb,
         thread_title, thread_id, snippet, highlights::jsonb, hit_fields::jsonb, url, permalink, author,
-        community, intents::text[], sentiment, language, item_created_at, search::tsvector
+        community, intents::text[], sentiment, language, item_created_at, search::tsvector,
+        relevance, relevance_reasons::jsonb
       -- In the order given (ids follow the items' order), not the window's partitions.
       from hit where rank <= room order by ord
       on conflict (monitor_id, source, external_id) do nothing

@@ -1,15 +1,35 @@
 import type { Match } from '../shared/match.ts';
 
-/** A match as the feed reads it: its stored JSON and its read flag. */
-export type StoredMatchRow = { readonly feed_json: string; readonly read: boolean };
+/**
+ * A match as the feed reads it: its stored JSON, its read flag and the fields that change after
+ * it is stored (`LIVE_MATCH_FIELDS`: the rating and the relevance), read with `STORED_MATCH_COLUMNS`.
+ */
+export type StoredMatchRow = {
+  readonly feed_json: string;
+  readonly read: boolean;
+  readonly rating: Match['rating'];
+  readonly relevance: number | null;
+  readonly relevance_reasons: string[];
+};
+
+/** The select list of a `StoredMatchRow`, for the feed's statements. */
+export const STORED_MATCH_COLUMNS =
+  'feed_json, read_at is not null as read, rating, relevance, relevance_reasons';
 
 /**
  * The wire match of a stored row: the JSON written with it (`matches.feed_json`, by
- * `match_feed_json`, derived from `matchSchema`: every field but the read flag, in the schema's
- * order) and the read flag, which is the one field that changes.
+ * `match_feed_json`, derived from `matchSchema`: every field but those that change, in the
+ * schema's order), then the read flag and the live fields, which are the schema's last.
  */
 export function storedMatch(row: StoredMatchRow): Match {
-  const stored: Omit<Match, 'read'> = JSON.parse(row.feed_json);
+  const stored: Omit<Match, 'read' | 'rating' | 'relevance' | 'relevanceReasons'> = JSON.parse(
+    row.feed_json,
+  );
   // Onto the parsed object rather than a copy of it: the feed page does this fifty times.
-  return Object.assign(stored, { read: row.read });
+  return Object.assign(stored, {
+    read: row.read,
+    rating: row.rating,
+    relevance: row.relevance,
+    relevanceReasons: row.relevance_reasons,
+  });
 }

@@ -40,6 +40,8 @@ const PUBLIC_API_PATHS = [
   // Unsubscribing from alert emails: the token of the email's link is the proof.
   '/api/user/unsubscribe',
   '/api/user/unsubscribe/one-click',
+  // Rating an alert from its email: the token of the link is the proof.
+  '/api/feedback',
   // The mute links of alert emails, likewise.
   '/api/mutes',
 ];

@@ -16,10 +16,12 @@ import { SOURCE_NAMES } from './sources.ts';
  * - `column`: the column of the same name, as it is;
  * - `instant`: the timestamp column of the same name, in ISO 8601 (UTC, milliseconds, "Z");
  * - `id`: the row's id, as a decimal string;
- * - `read`: whether the row's `readAt` is set. The one field that changes after the insert, so
- *   the JSON stored with the row leaves it out and the reader adds it.
+ * - `read`: whether the row's `readAt` is set;
+ * - `live`: the column of the same name, which changes after the insert (a rating, a new score).
+ * `read` and `live` fields change after the insert, so the JSON stored with the row leaves them
+ * out and the reader adds them.
  */
-export type MatchFieldSource = 'column' | 'instant' | 'id' | 'read';
+export type MatchFieldSource = 'column' | 'instant' | 'id' | 'read' | 'live';
 
 /** The source of each field of `matchSchema`, looked up by the field's schema. */
 export const matchFieldSources = z.registry<{ from: MatchFieldSource }>();
@@ -30,8 +32,13 @@ function field<Schema extends z.ZodType>(from: MatchFieldSource, schema: Schema)
   return schema;
 }
 const column = <Schema extends z.ZodType>(schema: Schema) => field('column', schema);
+const live = <Schema extends z.ZodType>(schema: Schema) => field('live', schema);
 const instant = () => field('instant', z.string());
 const ranges = () => z.array(z.tuple([z.number().int(), z.number().int()]));
+
+/** How a user can rate a match. */
+export const MATCH_RATINGS = ['relevant', 'irrelevant'] as const;
+export type MatchRating = (typeof MATCH_RATINGS)[number];
 
 /** The fields of an item a monitor's terms can hit. */
 export const HIT_FIELDS = ['title', 'body', 'url'] as const;
@@ -87,8 +94,22 @@ export const matchSchema = z.object({
   itemCreatedAt: instant(),
   matchedAt: instant(),
   read: field('read', z.boolean()),
+  /** The user's judgement (PUT /api/matches/{id}/feedback); null until rated. */
+  rating: live(z.enum(MATCH_RATINGS).nullable()),
+  /**
+   * How likely this is what the monitor's owner means, 0 to 1 (docs/product.md, "Relevance");
+   * null for matches stored before relevance was scored.
+   */
+  relevance: live(z.number().nullable()),
+  /** Up to three reasons for `relevance`, in words. */
+  relevanceReasons: live(z.array(z.string())),
 });
 export type Match = z.infer<typeof matchSchema>;
+
+/** The fields of a match that change after it is stored: the reader adds them to its JSON. */
+export const LIVE_MATCH_FIELDS = Object.entries(matchSchema.shape).flatMap(([key, schema]) =>
+  matchFieldSources.get(schema)?.from === 'live' ? [key as keyof Match] : [],
+);
 
 export const matchPageSchema = z.object({
   items: z.array(matchSchema),
@@ -121,9 +142,22 @@ export const listMatchesQuerySchema = z.strictObject({
     .trim()
     .max(MATCH_SEARCH_MAX_LENGTH, `must be at most ${MATCH_SEARCH_MAX_LENGTH} characters`)
     .optional(),
+  /** Only matches at least this relevant (0 to 1); matches not scored yet are left out. */
+  minRelevance: z.coerce
+    .number({ error: 'must be a number from 0 to 1' })
+    .min(0, 'must be a number from 0 to 1')
+    .max(1, 'must be a number from 0 to 1')
+    .optional(),
+  /**
+   * `true`: only the matches under their monitor's relevance threshold (the feed's "Low
+   * relevance"); `false`: all but those.
+   */
+  lowRelevance: z.enum(['true', 'false'], 'must be true or false').optional(),
+  /** `time` (newest first, the default) or `relevance` (most relevant first, then newest). */
+  sort: z.enum(['time', 'relevance'], 'must be time or relevance').default('time'),
   cursor: z
     .string()
-    .regex(/^[1-9][0-9]{0,15}$/, 'must be the nextCursor of an earlier page')
+    .regex(/^([0-9]{1,7}-)?[1-9][0-9]{0,15}$/, 'must be the nextCursor of an earlier page')
     .optional(),
   limit: z.coerce
     .number({ error: 'must be a whole number from 1 to 100' })
@@ -136,7 +170,7 @@ export type ListMatchesQuery = z.infer<typeof listMatchesQuerySchema>;
 
 /** GET /api/matches/export: the feed's filters, every page; `format` is csv (the only one yet). */
 export const exportMatchesQuerySchema = listMatchesQuerySchema
-  .omit({ cursor: true, limit: true })
+  .omit({ cursor: true, limit: true, sort: true })
   .extend({ format: z.enum(['csv'], 'must be csv') });
 export type ExportMatchesQuery = z.infer<typeof exportMatchesQuerySchema>;
 
@@ -161,6 +195,25 @@ export const updateMatchSignalsBodySchema = z
   .refine((body) => Object.keys(body).length > 0, 'must correct intents, sentiment or language');
 export type UpdateMatchSignalsBody = z.infer<typeof updateMatchSignalsBodySchema>;
 export type UpdateMatchBody = z.infer<typeof updateMatchBodySchema>;
+
+export const matchFeedbackBodySchema = z.strictObject({
+  rating: z.enum(MATCH_RATINGS, 'must be relevant, irrelevant or null').nullable(),
+});
+export type MatchFeedbackBody = z.infer<typeof matchFeedbackBodySchema>;
+
+/** What an alert email's rating link does: the rating it gives, the alert, its rating now. */
+export const ratingLinkSchema = z.object({
+  rating: z.enum(MATCH_RATINGS),
+  title: z.string(),
+  current: z.enum(MATCH_RATINGS).nullable(),
+});
+export type RatingLink = z.infer<typeof ratingLinkSchema>;
+
+export const applyRatingLinkBodySchema = z.strictObject({
+  token: z.string().max(200, 'must be the token of an email link'),
+  /** Takes the rating back. */
+  undo: z.boolean().default(false),
+});
 
 export const markMatchesReadBodySchema = z.strictObject({
   monitorId: z.uuid('must be a monitor id').optional(),

@@ -44,6 +44,11 @@ export const monitorSchema = z.object({
   matchableSources: z.array(z.enum(SOURCE_NAMES)),
   paused: z.boolean(),
   emailMuted: z.boolean(),
+  /**
+   * Matches scored under this relevance (0 to 1) are kept in the feed under "Low relevance" and
+   * neither emailed nor sent to the webhook; null (the default) holds nothing back.
+   */
+  relevanceThreshold: z.number().nullable(),
   delivery: monitorDeliverySchema,
   /**
    * An email when today's matches (by the items' time, the owner's local day) pass three times
@@ -101,6 +106,12 @@ export const createMonitorBodySchema = z.strictObject({
   sources: monitorSourcesSchema.optional(),
   paused: z.boolean().optional(),
   emailMuted: z.boolean().optional(),
+  relevanceThreshold: z
+    .number({ error: 'must be a number from 0 to 1, or null for off' })
+    .min(0, 'must be a number from 0 to 1, or null for off')
+    .max(1, 'must be a number from 0 to 1, or null for off')
+    .nullable()
+    .optional(),
   delivery: monitorDeliverySchema.optional(),
   spikeAlerts: z.boolean().optional(),
 });
@@ -156,3 +167,33 @@ export const monitorPreviewSchema = z.object({
   items: z.array(matchSchema),
 });
 export type MonitorPreview = z.infer<typeof monitorPreviewSchema>;
+
+/**
+ * GET /api/monitors/{id}/coach: what the monitor's rated matches say. `scores` are the rated
+ * matches' relevance and rating (the monitor form counts what a threshold would keep and drop);
+ * `suggestions` are query changes, each back-tested on the stored matches with the matcher.
+ */
+export const monitorCoachSchema = z.object({
+  rated: z.object({ relevant: z.number().int(), irrelevant: z.number().int() }),
+  scores: z.array(
+    z.object({ relevance: z.number().nullable(), rating: z.enum(['relevant', 'irrelevant']) }),
+  ),
+  suggestions: z.array(
+    z.object({
+      /** What the not relevant matches share: a word, a community or an author. */
+      kind: z.enum(['word', 'community', 'author']),
+      /** The term added to the query, e.g. `-subreddit:playrust`. */
+      change: z.string(),
+      /** The whole query with the change: what applying it saves. */
+      query: z.string(),
+      /** Of the stored matches: those rated not relevant, and relevant, the new query leaves out. */
+      removesIrrelevant: z.number().int(),
+      removesRelevant: z.number().int(),
+      /** Unrated stored matches it leaves out. */
+      removesUnrated: z.number().int(),
+      /** In words: "removes 41 of your 45 not relevant, 0 of 30 relevant". */
+      summary: z.string(),
+    }),
+  ),
+});
+export type MonitorCoach = z.infer<typeof monitorCoachSchema>;

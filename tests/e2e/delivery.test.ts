@@ -208,6 +208,9 @@ function sampleEmail() {
     itemCreatedAt: new Date(at.getTime() - id * 7 * 60_000).toISOString(),
     matchedAt: at.toISOString(),
     read: false,
+    rating: null,
+    relevance: null,
+    relevanceReasons: [],
     ...fields,
   });
   return renderAlertEmail({

@@ -21,6 +21,7 @@ type RouteCase = {
 const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/api/monitors', access: 'read' },
   { method: 'GET', path: '/api/monitors/:monitor', access: 'read' },
+  { method: 'GET', path: '/api/monitors/:monitor/coach', access: 'read' },
   { method: 'POST', path: '/api/monitors/preview', access: 'read', body: { query: 'postgres' } },
   { method: 'GET', path: '/api/matches', access: 'read' },
   { method: 'GET', path: '/api/matches/stats', access: 'read' },
@@ -30,6 +31,12 @@ const ROUTES: RouteCase[] = [
   { method: 'POST', path: '/api/monitors/:monitor/webhook/test', access: 'write' },
   { method: 'POST', path: '/api/matches/mark-read', access: 'write', body: {} },
   { method: 'PATCH', path: '/api/matches/:match', access: 'write', body: { read: true } },
+  {
+    method: 'PUT',
+    path: '/api/matches/:match/feedback',
+    access: 'write',
+    body: { rating: 'relevant' },
+  },
   { method: 'DELETE', path: '/api/matches/:match', access: 'write' },
   // Following a thread changes what becomes an alert.
   { method: 'POST', path: '/api/matches/:match/follow', access: 'write' },
@@ -83,6 +90,7 @@ const PUBLIC = [
   '/api/openapi.json',
   '/api/user/unsubscribe',
   // The mute links of alert emails: the token in the query is the proof (decision 0038).
+  '/api/feedback',
   '/api/mutes',
 ];
 

@@ -42,6 +42,7 @@ describe('/api/monitors', () => {
       matchableSources: [...SOURCE_NAMES],
       paused: false,
       emailMuted: false,
+      relevanceThreshold: null,
       delivery: 'default',
       spikeAlerts: false,
       mutedThreads: [],

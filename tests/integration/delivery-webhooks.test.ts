@@ -90,7 +90,8 @@ test('Slack: one incoming-webhook payload per batch, a section per match', async
       type: 'mrkdwn',
       text: expect.stringMatching(
         // A post of a title alone: no snippet repeating it, and where the terms hit.
-        /^<https:\/\/news\.ycombinator\.com\/item\?id=[^|]+\|PGlite 1\.0 &lt;is&gt; out>\n_Hacker News · pg · hit in the title_$/,
+        // Then the signed one-click rating links (docs/product.md, "Relevance").
+        /^<https:\/\/news\.ycombinator\.com\/item\?id=[^|]+\|PGlite 1\.0 &lt;is&gt; out>\n_Hacker News · pg · hit in the title_\n<http[^|>]+\/feedback\?token=[^|>]+\|Relevant> · <http[^|>]+\/feedback\?token=[^|>]+\|Not relevant>$/,
       ),
     },
   });
@@ -117,6 +118,15 @@ test('Discord: at most ten embeds a call, mentions never ping', async () => {
     title: 'Tauri 0 @everyone',
     url: expect.stringMatching(/^https:\/\/news\.ycombinator\.com\/item\?id=/),
     description: 'Ship it with **Tauri** @\u200beveryone',
+    fields: [
+      {
+        name: 'Relevant?',
+        value: expect.stringMatching(
+          /^\[Relevant\]\(http\S+\/feedback\?token=\S+\) · \[Not relevant\]\(http\S+\/feedback\?token=\S+\)$/,
+        ),
+        inline: false,
+      },
+    ],
     footer: { text: 'Hacker News · pg · hit in the title and body' },
     timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
   });

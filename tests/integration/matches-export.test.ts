@@ -76,6 +76,8 @@ describe('CSV export', () => {
       'language',
       'monitorId',
       'read',
+      'rating',
+      'relevance',
     ]);
     expect(new Set(rows.map((row) => row.id)).size).toBe(10_000);
     const titles = rows.map((row) => row.title ?? '');

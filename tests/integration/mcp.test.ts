@@ -55,6 +55,7 @@ describe('MCP server', () => {
       'mark_read',
       'pause_monitor',
       'preview_query',
+      'rate_match',
       'search_matches',
     ]);
     const create = tools.find((tool) => tool.name === 'create_monitor');
@@ -96,6 +97,12 @@ describe('MCP server', () => {
 
     const marked = await client.callTool({ name: 'mark_read', arguments: { monitorId: row.id } });
     expect(JSON.parse(textOf(marked))).toEqual({ updated: 1 });
+
+    const rated = await client.callTool({
+      name: 'rate_match',
+      arguments: { id: found.items[0]?.id, rating: 'relevant' },
+    });
+    expect(JSON.parse(textOf(rated))).toMatchObject({ id: found.items[0]?.id, rating: 'relevant' });
 
     const preview = await client.callTool({
       name: 'preview_query',

@@ -35,7 +35,11 @@ export async function readAlertFeed(
   if (!feed) throw feedNotFound();
   const page = await listMatches(ctx, {
     userId: feed.userId,
-    query: { limit: ALERT_FEED_SIZE, ...(feed.monitorId ? { monitorId: feed.monitorId } : {}) },
+    query: {
+      limit: ALERT_FEED_SIZE,
+      sort: 'time',
+      ...(feed.monitorId ? { monitorId: feed.monitorId } : {}),
+    },
   });
   // A monitor is called by its name, or its query when it has none (as in the emails).
   const label = feed.monitorQuery !== null ? feed.monitorName?.trim() || feed.monitorQuery : null;

@@ -32,7 +32,8 @@ export async function createMonitor(
         { limit: ctx.maxMonitorsPerUser },
       );
     }
-    const { query, name, sources, paused, emailMuted, delivery, spikeAlerts } = input.body;
+    const { query, name, sources, paused, emailMuted, relevanceThreshold, delivery, spikeAlerts } =
+      input.body;
     const [row] = await tx
       .insert(monitors)
       .values({
@@ -42,6 +43,7 @@ export async function createMonitor(
         ...(sources !== undefined ? { sources: storedMonitorSources(sources) } : {}),
         ...(paused !== undefined ? { paused } : {}),
         ...(emailMuted !== undefined ? { emailMuted } : {}),
+        ...(relevanceThreshold !== undefined ? { relevanceThreshold } : {}),
         ...(delivery !== undefined ? { delivery } : {}),
         ...(spikeAlerts !== undefined ? { spikeAlerts } : {}),
       })

@@ -5,6 +5,7 @@ import { type Anchor, chooseAnchors } from '../../matcher/anchors.ts';
 import { createMonitorIndex, type Highlight } from '../../matcher/monitor-index.ts';
 import type { QueryNode } from '../../matcher/query-ast.ts';
 import { matchOfItem } from '../../matches/match-of-item.ts';
+import { unratedRelevance } from '../../matches/monitor-relevance.ts';
 import { toMatch } from '../../matches/to-match.ts';
 import type { Match } from '../../shared/match.ts';
 import type { MonitorPreview, PreviewMonitorBody } from '../../shared/monitor.ts';
@@ -142,8 +143,10 @@ function anchorText(anchor: Anchor): string | SQL | null {
 
 /** The item as the alert it would make: the same mapping as a stored match, with the item's id. */
 function previewMatch(item: ItemRow, highlights: readonly Highlight[], now: Date): Match {
+  const match = matchOfItem(item, highlights);
   return toMatch({
-    ...matchOfItem(item, highlights),
+    ...match,
+    ...unratedRelevance(match),
     id: item.id,
     monitorId: '',
     matchedAt: now,

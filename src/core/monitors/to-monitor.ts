@@ -23,6 +23,7 @@ export function toMonitor(
     matchableSources: matchableSources(row),
     paused: row.paused,
     emailMuted: row.emailMuted,
+    relevanceThreshold: row.relevanceThreshold,
     delivery: row.delivery,
     spikeAlerts: row.spikeAlerts,
     mutedThreads: mutedThreads.map((mute) => ({

@@ -6,6 +6,7 @@ import {
   index,
   jsonb,
   pgTable,
+  real,
   text,
   timestamp,
   uniqueIndex,
@@ -79,6 +80,16 @@ export const matches = pgTable(
     // clears these in the transaction that queues the email or webhook call covering the match.
     emailPending: boolean('email_pending').notNull().default(true),
     webhookPending: boolean('webhook_pending').notNull().default(true),
+    /** The user's judgement of the match (docs/product.md, "Relevance"); null until rated. */
+    rating: text('rating', { enum: ['relevant', 'irrelevant'] }),
+    /**
+     * How likely the match is what the monitor's owner means, 0 to 1, written when it is stored
+     * and again when a rating of the monitor changes the model (src/relevance); null for matches
+     * stored before migration 0024.
+     */
+    relevance: real('relevance'),
+    /** Up to three reasons for `relevance`, in words. */
+    relevanceReasons: jsonb('relevance_reasons').$type<string[]>().notNull().default([]),
   },
   (table) => [
     uniqueIndex('matches_monitor_item_idx').on(table.monitorId, table.source, table.externalId),

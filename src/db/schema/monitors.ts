@@ -4,8 +4,10 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   uuid,
@@ -48,6 +50,11 @@ export const monitors = pgTable(
     hourStartedAt: at('hour_started_at'),
     hourMatches: integer('hour_matches').notNull().default(0),
     hourDropped: integer('hour_dropped').notNull().default(0),
+    /**
+     * Matches whose relevance is under this (0 to 1) are stored and shown, but neither emailed
+     * nor sent to the webhook; null (the default) holds nothing back.
+     */
+    relevanceThreshold: real('relevance_threshold'),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
@@ -55,6 +62,18 @@ export const monitors = pgTable(
 );
 
 export type MonitorRow = typeof monitors.$inferSelect;
+
+/**
+ * Each monitor's relevance model (src/relevance/relevance-model.ts), trained on its owner's
+ * ratings: kept here so every worker scores alike and a restart keeps it. Goes with its monitor.
+ */
+export const relevanceModels = pgTable('relevance_models', {
+  monitorId: uuid('monitor_id')
+    .primaryKey()
+    .references(() => monitors.id, { onDelete: 'cascade' }),
+  model: jsonb('model').notNull(),
+  updatedAt: at('updated_at').notNull().defaultNow(),
+});
 
 /**
  * An append-only log of monitor changes, written by a trigger on `monitors`: a worker reads the

@@ -3,6 +3,7 @@ import { monitorWebhooks } from '../../db/schema/delivery.ts';
 import { matches } from '../../db/schema/matches.ts';
 import { monitors } from '../../db/schema/monitors.ts';
 import { users } from '../../db/schema/users.ts';
+import { HELD_BACK_SQL } from '../../matches/relevance-held.ts';
 import { matchColumns, toMatch } from '../../matches/to-match.ts';
 import { isTimeZone } from '../../shared/user.ts';
 import { clearPending, planBatch } from '../batch.ts';
@@ -56,6 +57,11 @@ async function decideMonitorWebhook(ctx: DeliveryContext, monitorId: string): Pr
       await tx.update(matches).set({ webhookPending: false }).where(pendingOf);
       return 0;
     }
+    // Under the monitor's relevance threshold: kept in the feed, not sent.
+    await tx
+      .update(matches)
+      .set({ webhookPending: false })
+      .where(and(pendingOf, sql.raw(HELD_BACK_SQL)));
     const pending = await tx
       .select({ id: matches.id })
       .from(matches)
@@ -128,7 +134,10 @@ async function decideMonitorWebhook(ctx: DeliveryContext, monitorId: string): Pr
       .from(matches)
       .where(sql`${matches.id} = any(${sql.param(covered.map((m) => m.id))}::bigint[])`)
       .orderBy(asc(matches.id));
-    const alertsUrl = deliveryLinks(config, '').alerts;
+    const links = deliveryLinks(config, '');
+    const alertsUrl = links.alerts;
+    const rate = (matchId: string, rating: 'relevant' | 'irrelevant') =>
+      links.rate(ctx.tokens.signRating(matchId, rating));
     const chunks = chunkEntries(hook.kind, rows.map(toMatch));
     let queued = 0;
     for (const [index, entries] of chunks.entries()) {
@@ -137,6 +146,7 @@ async function decideMonitorWebhook(ctx: DeliveryContext, monitorId: string): Pr
         monitor,
         entries,
         alertsUrl,
+        rate,
         notice: capNotice({
           first: index === 0,
           last,

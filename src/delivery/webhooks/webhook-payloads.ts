@@ -33,6 +33,11 @@ export type WebhookBatch = {
   alertsUrl: string;
   /** Set when this batch reaches the daily cap. */
   notice: string | null;
+  /**
+   * The signed one-click links rating an entry's lead match (docs/product.md, "Relevance"), shown
+   * in Slack and Discord messages; none for the test call.
+   */
+  rate?: (matchId: string, rating: 'relevant' | 'irrelevant') => string;
 };
 
 export function buildWebhookBody(kind: WebhookKind, batch: WebhookBatch): string {
@@ -135,10 +140,11 @@ function slackBody(batch: WebhookBatch) {
       type: 'section',
       text: {
         type: 'mrkdwn',
-        text: `<${entryLink(entry)}|${title}>\n_${slackEscape(entryWhere(entry))}_${snippet ? `\n>${snippet.replace(/\n/g, ' ')}` : ''}`.slice(
-          0,
-          3000,
-        ),
+        text:
+          `<${entryLink(entry)}|${title}>\n_${slackEscape(entryWhere(entry))}_${snippet ? `\n>${snippet.replace(/\n/g, ' ')}` : ''}`.slice(
+            0,
+            2700,
+          ) + slackRating(batch, entry),
       },
     });
   }
@@ -147,6 +153,13 @@ function slackBody(batch: WebhookBatch) {
     : `<${batch.alertsUrl}|See every match in Earshot> · ${slackEscape(monitorLabel(batch.monitor))}`;
   blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: footer }] });
   return { text, blocks, unfurl_links: false, unfurl_media: false };
+}
+
+/** The rating links of an entry in Slack mrkdwn, on a line of their own; '' without `rate`. */
+function slackRating(batch: WebhookBatch, entry: AlertEntry): string {
+  if (!batch.rate) return '';
+  const id = entry.lead.match.id;
+  return `\n<${batch.rate(id, 'relevant')}|Relevant> · <${batch.rate(id, 'irrelevant')}|Not relevant>`;
 }
 
 /** Discord markdown: a backslash before each special character shows it as it is. */
@@ -172,6 +185,17 @@ function discordBody(batch: WebhookBatch) {
                 0,
                 4000,
               ),
+            }
+          : {}),
+        ...(batch.rate
+          ? {
+              fields: [
+                {
+                  name: 'Relevant?',
+                  value: `[Relevant](${batch.rate(entry.lead.match.id, 'relevant')}) · [Not relevant](${batch.rate(entry.lead.match.id, 'irrelevant')})`,
+                  inline: false,
+                },
+              ],
             }
           : {}),
         footer: { text: entryWhere(entry).slice(0, 2048) },

@@ -6,6 +6,7 @@ import { authenticateApiKey } from '../../core/api-keys/authenticate-api-key.ts'
 import { DomainError } from '../../core/errors.ts';
 import { getMatch } from '../../core/matches/get-match.ts';
 import { markMatchesRead } from '../../core/matches/mark-matches-read.ts';
+import { rateMatch } from '../../core/matches/rate-match.ts';
 import { createMonitor } from '../../core/monitors/create-monitor.ts';
 import { listMonitors } from '../../core/monitors/list-monitors.ts';
 import { createPreviewGate, type PreviewGate } from '../../core/monitors/preview-gate.ts';
@@ -15,6 +16,7 @@ import { listMatches } from '../../matches/list-matches.ts';
 import type { ApiKeyScope } from '../../shared/api-keys.ts';
 import {
   listMatchesQuerySchema,
+  MATCH_RATINGS,
   markMatchesReadBodySchema,
   matchIdSchema,
 } from '../../shared/match.ts';
@@ -105,7 +107,7 @@ function buildServer(
     'search_matches',
     {
       description:
-        'Matches, newest first: `q` searches their text, `monitorId` and `source` (site) narrow them, `unread` "true" keeps unread ones, `limit` 1–100, `cursor` is `nextCursor` of the page before.',
+        'Matches, newest first: `q` searches their text, `monitorId` and `source` (site) narrow them, `unread` "true" keeps unread ones, `minRelevance` (0–1) keeps those scored at least that, `sort` "relevance" puts the most relevant first, `limit` 1–100, `cursor` is `nextCursor` of the page before.',
       inputSchema: listMatchesQuerySchema,
     },
     (query) => answer(() => listMatches({ db }, { userId, query })),
@@ -169,6 +171,18 @@ function buildServer(
       inputSchema: markMatchesReadBodySchema,
     },
     ({ monitorId }) => answer(() => markMatchesRead({ db }, { userId, monitorId }), caller),
+  );
+  server.registerTool(
+    'rate_match',
+    {
+      description:
+        'Rate a match relevant or irrelevant (null takes the rating back): its monitor learns from it and scores its matches again (write key).',
+      inputSchema: z.strictObject({
+        id: matchIdSchema,
+        rating: z.enum(MATCH_RATINGS).nullable(),
+      }),
+    },
+    ({ id, rating }) => answer(() => rateMatch({ db }, { userId, matchId: id, rating }), caller),
   );
   return server;
 }

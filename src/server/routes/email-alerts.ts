@@ -3,7 +3,9 @@ import type { Context } from 'hono';
 import { queueTestEmail } from '../../core/delivery/queue-test-email.ts';
 import { unsubscribeByToken } from '../../core/delivery/unsubscribe-by-token.ts';
 import { createUnsubscribeTokenLoader } from '../../core/delivery/unsubscribe-token-loader.ts';
+import { applyRatingLink, readRatingLink } from '../../core/matches/rate-by-link.ts';
 import { systemClock } from '../../platform/clock.ts';
+import { applyRatingLinkBodySchema, ratingLinkSchema } from '../../shared/match.ts';
 import type { AppDeps } from '../app-deps.ts';
 import {
   createApiRouter,
@@ -29,6 +31,9 @@ const unsubscribed = {
   ...jsonContent(z.object({ unsubscribed: z.literal(true) })),
 };
 const badToken = errorResponse('The token is missing or not valid; nothing changed');
+const badLink = errorResponse(
+  'The token is missing or not valid, or the body is not; nothing changed',
+);
 const query = z.object({
   unsubscribeToken: z.string().optional().openapi({ description: 'The token of the email link' }),
 });
@@ -87,6 +92,36 @@ const testEmail = createRoute({
   },
 });
 
+const ratingLinkGet = createRoute({
+  method: 'get',
+  path: '/feedback',
+  tags: ['matches'],
+  summary: 'What an alert email’s rating link would do (no sign-in; changes nothing)',
+  request: {
+    query: z.object({
+      token: z.string().optional().openapi({ description: 'The token of the email link' }),
+    }),
+  },
+  responses: {
+    200: { description: 'The rating, the alert, its rating now', ...jsonContent(ratingLinkSchema) },
+    400: badLink,
+    404: errorResponse('The alert was dismissed'),
+  },
+});
+
+const ratingLinkPost = createRoute({
+  method: 'post',
+  path: '/feedback',
+  tags: ['matches'],
+  summary: 'Rate an alert with the token of its email link (no sign-in); `undo` takes it back',
+  request: { body: { required: true, ...jsonContent(applyRatingLinkBodySchema) } },
+  responses: {
+    200: { description: 'The rating, the alert, its rating now', ...jsonContent(ratingLinkSchema) },
+    400: badLink,
+    404: errorResponse('The alert was dismissed'),
+  },
+});
+
 export function createEmailAlertRoutes(deps: Pick<AppDeps, 'database' | 'config' | 'clock'>) {
   const db = deps.database.db;
   const clock = deps.clock ?? systemClock;
@@ -122,6 +157,16 @@ export function createEmailAlertRoutes(deps: Pick<AppDeps, 'database' | 'config'
   };
   app.openapi(oneClickPost, oneClick);
   app.openapi(unsubscribePost, oneClick);
+  app.openapi(ratingLinkGet, async (c) => {
+    c.header('Cache-Control', 'no-store');
+    const token = c.req.valid('query').token;
+    return c.json(await readRatingLink({ db, tokens: await loadTokens() }, token), 200);
+  });
+  app.openapi(ratingLinkPost, async (c) => {
+    c.header('Cache-Control', 'no-store');
+    const { token, undo } = c.req.valid('json');
+    return c.json(await applyRatingLink({ db, tokens: await loadTokens() }, { token, undo }), 200);
+  });
   app.openapi(testEmail, async (c) => {
     const queued = await queueTestEmail(
       { db, config: deps.config, clock, tokens: await loadTokens() },

@@ -4,6 +4,7 @@ import { dismissMatch } from '../../core/matches/dismiss-match.ts';
 import { followThread } from '../../core/matches/follow-thread.ts';
 import { markMatchesRead } from '../../core/matches/mark-matches-read.ts';
 import { matchStats } from '../../core/matches/match-stats.ts';
+import { rateMatch } from '../../core/matches/rate-match.ts';
 import { setMatchRead } from '../../core/matches/set-match-read.ts';
 import { exportMatchesCsv } from '../../matches/export-matches-csv.ts';
 import { listMatches } from '../../matches/list-matches.ts';
@@ -14,6 +15,7 @@ import {
   MATCH_ID_PATTERN,
   markMatchesReadBodySchema,
   markMatchesReadResultSchema,
+  matchFeedbackBodySchema,
   matchPageSchema,
   matchSchema,
   matchStatsQuerySchema,
@@ -103,6 +105,21 @@ const updateRoute = createRoute({
   summary: 'Mark a match read or unread',
   security: signedIn,
   request: { params: idParams, body: { required: true, ...jsonContent(updateMatchBodySchema) } },
+  responses: {
+    200: { description: 'The match', ...jsonContent(matchSchema) },
+    ...errorResponses(400, 401, 404),
+  },
+});
+
+const feedbackRoute = createRoute({
+  method: 'put',
+  path: '/matches/{id}/feedback',
+  tags: ['matches'],
+  summary: 'Rate a match relevant or not relevant (null takes the rating back)',
+  description:
+    'Teaches the monitor’s relevance model and scores its newest 1,000 matches again; the answer is the match with its new rating and score.',
+  security: signedIn,
+  request: { params: idParams, body: { required: true, ...jsonContent(matchFeedbackBodySchema) } },
   responses: {
     200: { description: 'The match', ...jsonContent(matchSchema) },
     ...errorResponses(400, 401, 404),
@@ -199,6 +216,14 @@ export function createMatchRoutes(deps: Pick<AppDeps, 'database' | 'clock'>) {
       read: c.req.valid('json').read,
     };
     return c.json(await setMatchRead({ db }, input), 200);
+  });
+  app.openapi(feedbackRoute, async (c) => {
+    const input = {
+      userId: c.get('auth').claims.sub,
+      matchId: c.req.valid('param').id,
+      rating: c.req.valid('json').rating,
+    };
+    return c.json(await rateMatch({ db }, input), 200);
   });
   app.openapi(dismissRoute, async (c) => {
     await dismissMatch(

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { coachMonitor } from '../../core/monitors/coach-monitor.ts';
 import { createMonitor } from '../../core/monitors/create-monitor.ts';
 import { deleteMonitor } from '../../core/monitors/delete-monitor.ts';
 import { getMonitor } from '../../core/monitors/get-monitor.ts';
@@ -8,6 +9,7 @@ import { previewMonitor } from '../../core/monitors/preview-monitor.ts';
 import { updateMonitor } from '../../core/monitors/update-monitor.ts';
 import {
   createMonitorBodySchema,
+  monitorCoachSchema,
   monitorPreviewSchema,
   monitorSchema,
   previewMonitorBodySchema,
@@ -95,6 +97,21 @@ const getRoute = createRoute({
   },
 });
 
+const coachRoute = createRoute({
+  method: 'get',
+  path: '/monitors/{id}/coach',
+  tags: ['monitors'],
+  summary: 'The query coach: query changes that leave out what its rated matches call not relevant',
+  description:
+    'Each suggestion is back-tested on the monitor’s newest 2,000 stored matches with the matcher; `scores` are its rated matches’ relevance, to count what a relevance threshold would keep.',
+  security: signedIn,
+  request: { params: idParams },
+  responses: {
+    200: { description: 'Ratings and suggestions', ...jsonContent(monitorCoachSchema) },
+    ...errorResponses(400, 401, 404),
+  },
+});
+
 const updateRoute = createRoute({
   method: 'patch',
   path: '/monitors/{id}',
@@ -162,6 +179,10 @@ export function createMonitorRoutes(deps: Pick<AppDeps, 'database' | 'config'>) 
   app.openapi(getRoute, async (c) => {
     const input = { userId: c.get('auth').claims.sub, monitorId: c.req.valid('param').id };
     return c.json(await getMonitor({ db }, input), 200);
+  });
+  app.openapi(coachRoute, async (c) => {
+    const input = { userId: c.get('auth').claims.sub, monitorId: c.req.valid('param').id };
+    return c.json(await coachMonitor({ db }, input), 200, { 'Cache-Control': 'no-store' });
   });
   app.openapi(updateRoute, async (c) => {
     const input = {

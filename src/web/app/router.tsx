@@ -45,6 +45,12 @@ export function createRouter() {
           }),
         },
         {
+          path: paths.feedback.path,
+          lazy: async () => ({
+            Component: (await import('../features/unsubscribe/feedback-page.tsx')).FeedbackPage,
+          }),
+        },
+        {
           path: paths.unsubscribe.path,
           lazy: async () => ({
             Component: (await import('../features/unsubscribe/unsubscribe-page.tsx'))

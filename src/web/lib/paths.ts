@@ -23,6 +23,7 @@ export const paths = {
         : '/account/reset-password',
   },
   unsubscribe: { path: '/unsubscribe', href: () => '/unsubscribe' },
+  feedback: { path: '/feedback', href: () => '/feedback' },
   mute: { path: '/mute', href: () => '/mute' },
   about: {
     path: '/about',

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { type AlertEntry, byMonitor, groupAlertEntries } from '../../../shared/alert-entries.ts';
-import type { UpdateMatchSignalsBody } from '../../../shared/match.ts';
+import type { MatchRating, UpdateMatchSignalsBody } from '../../../shared/match.ts';
 import {
   type Intent,
   isSignalValue,
@@ -35,8 +35,10 @@ import {
   useExportMatchesCsvMutation,
   useFollowThreadMutation,
   useListMatchesInfiniteQuery,
+  useLowRelevanceCountQuery,
   useMarkAllReadMutation,
   useMatchStatsQuery,
+  useRateMatchesMutation,
   useSetMatchReadMutation,
   useUnreadCountQuery,
 } from './matches-api.ts';
@@ -52,6 +54,8 @@ const PARAM_NAMES: Record<keyof MatchFilters, string> = {
   source: 'source',
   unread: 'unread',
   q: 'q',
+  sort: 'sort',
+  lowRelevance: 'low',
   intent: 'intent',
   sentiment: 'sentiment',
   lang: 'lang',
@@ -69,6 +73,8 @@ function useFilters(): [
     source: isSourceName(source) ? source : undefined,
     unread: params.get('unread') === '1' || undefined,
     q: params.get('q')?.trim() || undefined,
+    sort: params.get('sort') === 'relevance' ? 'relevance' : undefined,
+    lowRelevance: params.get('low') === '1' || undefined,
     intent: signalParam(params, 'intent') as Intent | undefined,
     sentiment: signalParam(params, 'sentiment') as Sentiment | undefined,
     lang: signalParam(params, 'lang'),
@@ -99,8 +105,20 @@ function signalParam(params: URLSearchParams, field: SignalFilter['field']): str
 }
 
 export function AlertsPage() {
-  const [filters, setFilters] = useFilters();
+  const [urlFilters, setFilters] = useFilters();
   const monitors = useListMonitorsQuery();
+  // With a relevance threshold on any monitor, the feed leaves out what it holds back and
+  // shows it under "Low relevance (N)" instead.
+  const thresholds = (monitors.data ?? []).some((m) => m.relevanceThreshold !== null);
+  const filters = useMemo<MatchFilters>(
+    () => ({
+      ...urlFilters,
+      lowRelevance: urlFilters.lowRelevance ? true : thresholds ? false : undefined,
+    }),
+    [urlFilters, thresholds],
+  );
+  const lowCount = useLowRelevanceCountQuery(undefined, { skip: !thresholds });
+  const [rate] = useRateMatchesMutation();
   const [chartSplit, setChartSplit] = useState<'monitor' | 'sentiment'>('monitor');
   const stats = useMatchStatsQuery({ days: CHART_DAYS, by: chartSplit });
   const feed = useListMatchesInfiniteQuery(filters);
@@ -182,6 +200,11 @@ export function AlertsPage() {
     });
   }
 
+  async function rateEntry(entry: AlertEntry, rating: MatchRating | null) {
+    const result = await rate({ ids: entry.matches.map((match) => match.id), rating });
+    if ('error' in result && result.error) toast.error('That rating could not be saved.');
+  }
+
   /** Corrects the hints of the item the card is named by (and the user's other matches of it). */
   async function correctSignals(entry: AlertEntry, signals: UpdateMatchSignalsBody) {
     const result = await correctMatchSignals({ id: entry.lead.match.id, signals });
@@ -219,7 +242,8 @@ export function AlertsPage() {
       filters.q ||
       filters.intent ||
       filters.sentiment ||
-      filters.lang,
+      filters.lang ||
+      filters.lowRelevance,
   );
   // The languages of the alerts shown, for the language chips.
   const languages = [...new Set(items.flatMap((match) => match.language ?? []))];
@@ -263,6 +287,25 @@ export function AlertsPage() {
         ) : null}
 
         <Filters filters={filters} monitors={monitors.data ?? []} onChange={setFilters} />
+        {thresholds || filters.lowRelevance ? (
+          <div className="flex flex-wrap items-center gap-2 text-sm">
+            <Button
+              variant={filters.lowRelevance ? 'default' : 'outline'}
+              size="sm"
+              aria-pressed={Boolean(filters.lowRelevance)}
+              onClick={() => setFilters({ lowRelevance: filters.lowRelevance ? '' : '1' })}
+              data-testid="low-relevance-toggle"
+            >
+              Low relevance (
+              {lowCount.data ? `${lowCount.data.count}${lowCount.data.more ? '+' : ''}` : '…'})
+            </Button>
+            <span className="text-muted-foreground">
+              {filters.lowRelevance
+                ? 'Alerts under their monitor’s relevance threshold: kept here, not emailed or sent.'
+                : 'Alerts under a monitor’s relevance threshold are kept apart.'}
+            </span>
+          </div>
+        ) : null}
         <SignalChips choice={filters} languages={languages} onChange={setFilters} />
 
         <section aria-label="Alerts feed">
@@ -334,6 +377,7 @@ export function AlertsPage() {
                             })
                         : null
                     }
+                    onRate={(rating) => void rateEntry(group, rating)}
                     onCorrectSignals={(signals) => correctSignals(group, signals)}
                   />
                 </li>
@@ -368,7 +412,13 @@ function Filters({
   monitors: readonly { id: string; name: string; query: string }[];
   onChange: (changes: Partial<Record<keyof MatchFilters, string>>) => void;
 }) {
-  const ids = { monitor: useId(), source: useId(), search: useId(), unread: useId() };
+  const ids = {
+    monitor: useId(),
+    source: useId(),
+    search: useId(),
+    unread: useId(),
+    sort: useId(),
+  };
   const [search, setSearch] = useState(filters.q ?? '');
   // The URL changes in a transition, so a box bound to it alone would spring back for a moment
   // after a click: it shows the click at once and follows the URL (back, forward, links) after.
@@ -386,7 +436,7 @@ function Filters({
   return (
     <search
       aria-label="Filter alerts"
-      className="grid gap-3 rounded-xl border bg-card p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_1.4fr] lg:items-end"
+      className="grid gap-3 rounded-xl border bg-card p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_auto_1.4fr] lg:items-end"
     >
       <div className="grid gap-1.5">
         <Label htmlFor={ids.monitor}>Monitor</Label>
@@ -416,6 +466,17 @@ function Filters({
               {SOURCE_LABELS[source]}
             </option>
           ))}
+        </Select>
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={ids.sort}>Order</Label>
+        <Select
+          id={ids.sort}
+          value={filters.sort ?? ''}
+          onChange={(event) => onChange({ sort: event.target.value })}
+        >
+          <option value="">Newest first</option>
+          <option value="relevance">Most relevant first</option>
         </Select>
       </div>
       <label

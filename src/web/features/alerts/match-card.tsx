@@ -1,6 +1,6 @@
-import { BellPlus, Check, ExternalLink, MailOpen, X } from 'lucide-react';
+import { BellPlus, Check, ExternalLink, MailOpen, ThumbsDown, ThumbsUp, X } from 'lucide-react';
 import { type AlertEntry, describeAlsoOn, entryHeadline } from '../../../shared/alert-entries.ts';
-import type { Match, UpdateMatchSignalsBody } from '../../../shared/match.ts';
+import type { Match, MatchRating, UpdateMatchSignalsBody } from '../../../shared/match.ts';
 import { describeHitFields } from '../../../shared/match-view.ts';
 import { INTENT_LABELS } from '../../../shared/signals.ts';
 import { formatCommunity, SOURCE_LABELS } from '../../../shared/sources.ts';
@@ -65,6 +65,7 @@ export function MatchCard({
   onToggleRead,
   onDismiss,
   onFollow,
+  onRate,
   onCorrectSignals,
 }: {
   entry: AlertEntry;
@@ -75,6 +76,8 @@ export function MatchCard({
   onDismiss: () => void;
   /** Follows the thread (its new comments come as alerts for 7 days); null when it is unknown. */
   onFollow: (() => void) | null;
+  /** Rates every match of the alert; the same rating again takes it back (null). */
+  onRate: (rating: MatchRating | null) => void;
   /** Saves the user's correction of the hints; resolves false when it failed. */
   onCorrectSignals?: (signals: UpdateMatchSignalsBody) => Promise<boolean>;
 }) {
@@ -90,6 +93,13 @@ export function MatchCard({
   const alsoOn = describeAlsoOn(entry.alsoOn);
   const more = entry.items.length > 1 ? entry.items : [];
   const hits = describeHitFields(group.hitFields);
+  // The alert's rating and score: its most relevant match's (each monitor scores its own).
+  const rating = entry.matches.find((m) => m.rating !== null)?.rating ?? null;
+  const scored = entry.matches.reduce<typeof match | null>(
+    (best, m) =>
+      m.relevance !== null && (best === null || (best.relevance ?? 0) < m.relevance) ? m : best,
+    null,
+  );
   const where = match.community
     ? formatCommunity(match.source, match.community)
     : SOURCE_LABELS[match.source];
@@ -159,6 +169,18 @@ export function MatchCard({
             </p>
           ) : null}
           <div className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
+            {scored?.relevance != null ? (
+              <span data-testid="match-relevance" className="flex flex-wrap items-center gap-x-1">
+                <span className="font-medium text-foreground">
+                  {Math.round(scored.relevance * 100)}% relevant
+                </span>
+                {scored.relevanceReasons.length > 0 ? (
+                  <span data-testid="match-relevance-reasons">
+                    ({scored.relevanceReasons.join('; ')})
+                  </span>
+                ) : null}
+              </span>
+            ) : null}
             {match.author ? <span>by {match.author}</span> : null}
             {match.url ? (
               link ? (
@@ -263,6 +285,26 @@ export function MatchCard({
           ) : null}
         </div>
         <div className="flex shrink-0 flex-col gap-1 sm:flex-row">
+          <Button
+            variant="ghost"
+            size="icon"
+            onClick={() => onRate(rating === 'relevant' ? null : 'relevant')}
+            aria-label={`Relevant: ${title}`}
+            aria-pressed={rating === 'relevant'}
+            className={cn(rating === 'relevant' && 'text-primary')}
+          >
+            <ThumbsUp className={cn(rating === 'relevant' && 'fill-current')} />
+          </Button>
+          <Button
+            variant="ghost"
+            size="icon"
+            onClick={() => onRate(rating === 'irrelevant' ? null : 'irrelevant')}
+            aria-label={`Not relevant: ${title}`}
+            aria-pressed={rating === 'irrelevant'}
+            className={cn(rating === 'irrelevant' && 'text-destructive')}
+          >
+            <ThumbsDown className={cn(rating === 'irrelevant' && 'fill-current')} />
+          </Button>
           <Button
             variant="ghost"
             size="icon"

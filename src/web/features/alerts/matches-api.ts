@@ -2,6 +2,7 @@ import { byMonitor, groupAlertEntries } from '../../../shared/alert-entries.ts';
 import type {
   Match,
   MatchPage,
+  MatchRating,
   MatchStats,
   UpdateMatchSignalsBody,
 } from '../../../shared/match.ts';
@@ -18,6 +19,13 @@ export type MatchFilters = {
   source?: SourceName | undefined;
   unread?: boolean | undefined;
   q?: string | undefined;
+  /** `relevance`: most relevant first; newest first otherwise. */
+  sort?: 'relevance' | undefined;
+  /**
+   * true: only the matches under their monitor's relevance threshold ("Low relevance"); false:
+   * all but those; unset: all (no monitor has a threshold).
+   */
+  lowRelevance?: boolean | undefined;
   intent?: Intent | undefined;
   sentiment?: Sentiment | undefined;
   /** ISO 639-1. */
@@ -34,6 +42,8 @@ function filterParams(filters: MatchFilters): URLSearchParams {
   if (filters.source) params.set('source', filters.source);
   if (filters.unread) params.set('unread', 'true');
   if (filters.q) params.set('q', filters.q);
+  if (filters.sort) params.set('sort', filters.sort);
+  if (filters.lowRelevance !== undefined) params.set('lowRelevance', String(filters.lowRelevance));
   if (filters.intent) params.set('intent', filters.intent);
   if (filters.sentiment) params.set('sentiment', filters.sentiment);
   if (filters.lang) params.set('lang', filters.lang);
@@ -46,6 +56,15 @@ function feedUrl(filters: MatchFilters, cursor: string | null, limit: number): s
   params.set('limit', String(limit));
   return `/matches?${params}`;
 }
+
+/**
+ * The alerts of a page (an item two monitors caught counts once, a thread or a link once), and
+ * whether there are more.
+ */
+const countAlerts = (page: MatchPage) => ({
+  count: groupAlertEntries(page.items, { partition: byMonitor }).length,
+  more: page.nextCursor !== null,
+});
 
 const FEED = { type: 'Matches', id: 'FEED' } as const;
 const UNREAD = { type: 'Matches', id: 'UNREAD' } as const;
@@ -77,11 +96,38 @@ export const matchesApi = api.injectEndpoints({
      */
     unreadCount: build.query<{ count: number; more: boolean }, void>({
       query: () => feedUrl({ unread: true }, null, UNREAD_COUNT_CAP),
-      transformResponse: (page: MatchPage) => ({
-        count: groupAlertEntries(page.items, { partition: byMonitor }).length,
-        more: page.nextCursor !== null,
-      }),
+      transformResponse: countAlerts,
       providesTags: [UNREAD],
+    }),
+    /** The alerts under their monitor's relevance threshold, up to UNREAD_COUNT_CAP matches read. */
+    lowRelevanceCount: build.query<{ count: number; more: boolean }, void>({
+      query: () => feedUrl({ lowRelevance: true }, null, UNREAD_COUNT_CAP),
+      transformResponse: countAlerts,
+      providesTags: [FEED],
+    }),
+    /**
+     * Rates matches (every match of an alert: each monitor that caught it learns). The rating
+     * shows at once; the feed is read again after, as the monitor's other matches were scored
+     * again.
+     */
+    rateMatches: build.mutation<void, { ids: readonly string[]; rating: MatchRating | null }>({
+      async queryFn({ ids, rating }, _api, _extra, baseQuery) {
+        for (const id of ids) {
+          const result = await baseQuery({
+            url: `/matches/${id}/feedback`,
+            method: 'PUT',
+            body: { rating },
+          });
+          if (result.error) return { error: result.error };
+        }
+        return { data: undefined };
+      },
+      onQueryStarted: ({ ids, rating }, lifecycle) =>
+        patchEveryFeed(lifecycle, (draft) => {
+          for (const page of draft.pages)
+            for (const match of page.items) if (ids.includes(match.id)) match.rating = rating;
+        }),
+      invalidatesTags: [FEED],
     }),
     matchStats: build.query<MatchStats, { days: number; by?: 'monitor' | 'sentiment' }>({
       query: ({ days, by = 'monitor' }) => `/matches/stats?days=${days}&by=${by}`,
@@ -148,6 +194,8 @@ export const {
   useListMatchesInfiniteQuery,
   useLazyPeekFeedQuery,
   useUnreadCountQuery,
+  useLowRelevanceCountQuery,
+  useRateMatchesMutation,
   useMatchStatsQuery,
   useSetMatchReadMutation,
   useExportMatchesCsvMutation,

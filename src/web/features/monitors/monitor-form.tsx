@@ -19,7 +19,12 @@ import { Label } from '../../components/ui/label.tsx';
 import { Select } from '../../components/ui/select.tsx';
 import { describeApiError } from '../../lib/api.ts';
 import { MonitorPreviewPanel } from './monitor-preview.tsx';
-import { useCreateMonitorMutation, useUpdateMonitorMutation } from './monitors-api.ts';
+import { QueryCoach, ThresholdEffect } from './monitor-relevance.tsx';
+import {
+  useCreateMonitorMutation,
+  useMonitorCoachQuery,
+  useUpdateMonitorMutation,
+} from './monitors-api.ts';
 import { QueryField } from './query-field.tsx';
 import { QueryHelp } from './query-help.tsx';
 import { SitesField } from './sites-field.tsx';
@@ -36,6 +41,14 @@ const monitorFormSchema = z.object({
     .trim()
     .max(MONITOR_NAME_MAX_LENGTH, `Use at most ${MONITOR_NAME_MAX_LENGTH} characters.`),
   sources: z.array(z.enum(SOURCE_NAMES)).min(1, 'Choose at least one site.'),
+  /** A percentage, 0 to 100; empty: off. */
+  relevanceThreshold: z
+    .string()
+    .trim()
+    .refine(
+      (value) => value === '' || (/^\d{1,3}$/.test(value) && Number(value) <= 100),
+      'Write a whole number from 0 to 100, or leave it empty for off.',
+    ),
   delivery: z.enum(MONITOR_DELIVERIES),
   spikeAlerts: z.boolean(),
 });
@@ -72,16 +85,34 @@ export function MonitorForm({
       query: monitor?.query ?? initialQuery,
       name: monitor?.name ?? '',
       sources: monitor?.sources ?? [...SOURCE_NAMES],
+      relevanceThreshold:
+        monitor?.relevanceThreshold != null
+          ? String(Math.round(monitor.relevanceThreshold * 100))
+          : '',
       delivery: monitor?.delivery ?? 'default',
       spikeAlerts: monitor?.spikeAlerts ?? false,
     },
   });
+  const coach = useMonitorCoachQuery(monitor?.id ?? '', {
+    skip: !monitor,
+    refetchOnMountOrArgChange: true,
+  });
   const { errors, isSubmitting } = form.formState;
+  const [query, sources, thresholdText] = useWatch({
+    control: form.control,
+    name: ['query', 'sources', 'relevanceThreshold'],
+  });
+  const threshold = /^\d{1,3}$/.test(thresholdText.trim())
+    ? Math.min(100, Number(thresholdText.trim())) / 100
+    : null;
   const deliveryId = useId();
-  const [query, sources] = useWatch({ control: form.control, name: ['query', 'sources'] });
   const check = useQueryCheck(query, sources);
 
-  const onSubmit = form.handleSubmit(async (values) => {
+  const onSubmit = form.handleSubmit(async ({ relevanceThreshold, ...rest }) => {
+    const values = {
+      ...rest,
+      relevanceThreshold: relevanceThreshold === '' ? null : Number(relevanceThreshold) / 100,
+    };
     const result = monitor
       ? await update({ id: monitor.id, changes: values })
       : await create(values);
@@ -109,6 +140,23 @@ export function MonitorForm({
         {...form.register('name')}
       />
       <SitesField registration={form.register('sources')} error={errors.sources?.message} />
+      <div className="grid gap-2">
+        <Field
+          label="Relevance threshold, % (optional)"
+          placeholder="Off"
+          inputMode="numeric"
+          hint="Alerts scored under this stay in the feed under Low relevance, but are not emailed or sent to the webhook."
+          error={errors.relevanceThreshold?.message}
+          {...form.register('relevanceThreshold')}
+        />
+        {monitor ? <ThresholdEffect coach={coach.data} threshold={threshold} /> : null}
+      </div>
+      {monitor ? (
+        <QueryCoach
+          monitorId={monitor.id}
+          onApplied={(applied) => form.setValue('query', applied, { shouldDirty: false })}
+        />
+      ) : null}
       <div className="grid gap-2 sm:max-w-sm">
         <Label htmlFor={deliveryId}>Alerts for this monitor</Label>
         <Select id={deliveryId} {...form.register('delivery')}>

@@ -1,13 +1,14 @@
 import type {
   CreateMonitorBody,
   Monitor,
+  MonitorCoach,
   MonitorPreview,
   PreviewMonitorBody,
   UpdateMonitorBody,
 } from '../../../shared/monitor.ts';
 import { api } from '../../lib/api.ts';
 
-export type { Monitor, MonitorPreview };
+export type { Monitor, MonitorCoach, MonitorPreview };
 
 /** The monitors endpoints (docs/product.md, "Monitors"), cached under the Monitors tag. */
 export const monitorsApi = api.injectEndpoints({
@@ -52,6 +53,14 @@ export const monitorsApi = api.injectEndpoints({
       // Its matches go with it.
       invalidatesTags: ['Monitors', 'Matches'],
     }),
+    /**
+     * The query coach and the rated matches' scores; read again when a rating changes the feed
+     * (the alerts' FEED tag).
+     */
+    monitorCoach: build.query<MonitorCoach, string>({
+      query: (id) => `/monitors/${id}/coach`,
+      providesTags: [{ type: 'Matches', id: 'FEED' }],
+    }),
     /** What a query would have found this week; a 400 carries the syntax error's position. */
     previewMonitor: build.query<MonitorPreview, PreviewMonitorBody>({
       query: (body) => ({ url: '/monitors/preview', method: 'POST', body }),
@@ -65,4 +74,5 @@ export const {
   useUpdateMonitorMutation,
   useDeleteMonitorMutation,
   useLazyPreviewMonitorQuery,
+  useMonitorCoachQuery,
 } = monitorsApi;

@@ -1,3 +1,4 @@
+import type { RatingLink } from '../../../shared/match.ts';
 import { api } from '../../lib/api.ts';
 
 /**
@@ -13,7 +14,16 @@ const unsubscribeApi = api.injectEndpoints({
         params: { unsubscribeToken: token },
       }),
     }),
+    /** What an alert email's rating link would do: reading it changes nothing. */
+    readRatingLink: build.query<RatingLink, string>({
+      query: (token) => ({ url: '/feedback', params: { token } }),
+    }),
+    /** Rates the alert (or, with `undo`, takes the rating back): only on the visitor's click. */
+    applyRatingLink: build.mutation<RatingLink, { token: string; undo: boolean }>({
+      query: (body) => ({ url: '/feedback', method: 'POST', body }),
+    }),
   }),
 });
 
-export const { useUnsubscribeMutation } = unsubscribeApi;
+export const { useUnsubscribeMutation, useReadRatingLinkQuery, useApplyRatingLinkMutation } =
+  unsubscribeApi;

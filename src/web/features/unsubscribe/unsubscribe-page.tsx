@@ -97,7 +97,7 @@ function SettingsLink({ children }: { children: ReactNode }) {
   );
 }
 
-function Frame({
+export function Frame({
   icon,
   title,
   children,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addFeed } from '../../src/core/feeds/add-feed.ts';
 import { updateFeed } from '../../src/core/feeds/update-feed.ts';
@@ -220,7 +220,8 @@ describe('feeds through the pipeline', () => {
         title: items.title,
       })
       .from(items)
-      .where(eq(items.feedId, row?.id ?? 0));
+      .where(eq(items.feedId, row?.id ?? 0))
+      .orderBy(asc(items.id));
     expect(
       stored.map((item) => [
         item.externalId.split('/')[1],

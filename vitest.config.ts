@@ -2,11 +2,23 @@ import { defineConfig } from 'vitest/config';
 
 // Three tiers (docs/ARCHITECTURE.md, "Tests"): unit tests sit next to their code; integration
 // tests cross the HTTP and database boundary; e2e tests drive the built app in Chromium.
-// Most test files wait on something (a worker's poll, a socket, a browser) far more than they
-// compute, so more files run at once than there are cores; browser files each start an app
-// process and a Chromium, so fewer of them do, after the rest.
-const FILE_WORKERS = Number(process.env.TEST_WORKERS ?? 4);
-const BROWSER_WORKERS = Number(process.env.TEST_BROWSER_WORKERS ?? 2);
+// Most test files wait on something (a worker's poll, a socket) far more than they compute, so
+// unit and integration files run two at a time (decision 0007). The files that start whole
+// server and worker processes and time them (kill -9, SIGTERM, leader hand-over), then the
+// browser files, each start processes of their own: they run one at a time, after the rest.
+const FILE_WORKERS = Number(process.env.TEST_WORKERS ?? 2);
+const PROCESS_FILES = [
+  'tests/integration/server-process.test.ts',
+  'tests/integration/ingest-multi-process.test.ts',
+  'tests/integration/ingest-replay.test.ts',
+  'tests/integration/dev-server.test.ts',
+];
+const integration = {
+  environment: 'node',
+  globalSetup: ['tests/support/pglite-template-setup.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+} as const;
 
 export default defineConfig({
   test: {
@@ -26,12 +38,19 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
-          environment: 'node',
+          exclude: PROCESS_FILES,
           sequence: { groupOrder: 0 },
           maxWorkers: FILE_WORKERS,
-          globalSetup: ['tests/support/pglite-template-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          ...integration,
+        },
+      },
+      {
+        test: {
+          name: 'integration-processes',
+          include: PROCESS_FILES,
+          sequence: { groupOrder: 1 },
+          maxWorkers: 1,
+          ...integration,
         },
       },
       {
@@ -42,8 +61,8 @@ export default defineConfig({
           globalSetup: ['tests/support/pglite-template-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          sequence: { groupOrder: 1 },
-          maxWorkers: BROWSER_WORKERS,
+          sequence: { groupOrder: 2 },
+          maxWorkers: 1,
         },
       },
     ],

@@ -14,11 +14,11 @@ const PROCESS_FILES = [
   'tests/integration/dev-server.test.ts',
 ];
 const integration = {
-  environment: 'node',
+  environment: 'node' as const,
   globalSetup: ['tests/support/pglite-template-setup.ts'],
   testTimeout: 60_000,
   hookTimeout: 120_000,
-} as const;
+};
 
 export default defineConfig({
   test: {

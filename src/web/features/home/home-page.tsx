@@ -13,7 +13,7 @@ const STEPS = [
   },
   {
     title: 'Earshot reads everything',
-    body: 'Every new post and comment on Hacker News, Reddit and Lobsters is checked against your monitors the moment it appears.',
+    body: 'Every new post and comment on Hacker News, Reddit, Lobsters, Bluesky, Mastodon, GitHub, DEV, Stack Overflow and the forums and feeds you add is checked against your monitors the moment it appears.',
   },
   {
     title: 'Hear about it in seconds',
@@ -213,7 +213,10 @@ export function HomePage() {
       <footer className="border-t">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-4 px-4 py-8 text-sm text-muted-foreground sm:px-6">
           <Logo className="text-base" />
-          <span>Alerts for Hacker News, Reddit and Lobsters.</span>
+          <span>
+            Alerts for Hacker News, Reddit, Lobsters, Bluesky, Mastodon, GitHub, DEV, Stack
+            Overflow, forums and feeds.
+          </span>
           <nav aria-label="More" className="flex gap-4 sm:ml-auto">
             <Link to={paths.about.href()} className="hover:text-foreground">
               About and privacy

@@ -1,11 +1,11 @@
 import { Link, useSearchParams } from 'react-router';
+import { LinkPageFrame as Frame } from '../../components/link-page-frame.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { addressSecret } from '../../lib/address-secrets.ts';
 import { describeApiError } from '../../lib/api.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { paths } from '../../lib/paths.ts';
 import { useApplyRatingLinkMutation, useReadRatingLinkQuery } from './unsubscribe-api.ts';
-import { Frame } from './unsubscribe-page.tsx';
 
 const ALERTS_AFTER_SIGN_IN = paths.login.href(paths.dashboard.alerts.href());
 const WORDS = { relevant: 'relevant', irrelevant: 'not relevant' } as const;

@@ -1,7 +1,6 @@
-import { CircleAlert, CircleCheck, Loader2, MailX } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Logo } from '../../components/logo.tsx';
+import { LinkPageFrame as Frame } from '../../components/link-page-frame.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { addressSecret } from '../../lib/address-secrets.ts';
 import { describeApiError } from '../../lib/api.ts';
@@ -96,41 +95,3 @@ function SettingsLink({ children }: { children: ReactNode }) {
     </p>
   );
 }
-
-export function Frame({
-  icon,
-  title,
-  children,
-}: {
-  icon: keyof typeof ICONS;
-  title: string;
-  children: ReactNode;
-}) {
-  const Icon = ICONS[icon];
-  return (
-    <div className="flex min-h-dvh flex-col items-center bg-muted/40 px-4 py-10 sm:py-16">
-      <Link to={paths.home.href()} aria-label="Earshot home" className="rounded-md">
-        <Logo />
-      </Link>
-      <main className="mt-8 w-full max-w-md">
-        <div
-          className="rounded-2xl border bg-card p-6 shadow-sm sm:p-8"
-          role={icon === 'busy' ? 'status' : undefined}
-          aria-busy={icon === 'busy'}
-        >
-          <Icon aria-hidden="true" className={ICON_CLASSES[icon]} />
-          <h1 className="mt-3 text-xl font-semibold tracking-tight">{title}</h1>
-          <div className="mt-2 text-sm text-muted-foreground">{children}</div>
-        </div>
-      </main>
-    </div>
-  );
-}
-
-const ICONS = { ask: MailX, busy: Loader2, done: CircleCheck, problem: CircleAlert };
-const ICON_CLASSES: Record<keyof typeof ICONS, string> = {
-  ask: 'size-6 text-muted-foreground',
-  busy: 'size-6 animate-spin text-muted-foreground',
-  done: 'size-6 text-success',
-  problem: 'size-6 text-destructive',
-};

@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
 import { startE2eApp } from '../support/e2e-app.ts';
 import { startRequestRecorder } from '../support/request-recorder.ts';
 
@@ -9,7 +10,7 @@ const availability = browserAvailability();
 describe.runIf(availability.run)('analytics in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchBrowser(availability.run ? availability.path : '');
+    browser = await connectBrowser(availability.run ? availability.path : '');
   });
   afterAll(async () => {
     await browser?.close();

@@ -5,7 +5,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { NormalisedItem, NormaliseResult } from '../../src/sources/normalised-item.ts';
 import { normaliseRedditListing } from '../../src/sources/reddit/normalise.ts';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
 import { type DeliveryHarness, startDeliveryHarness } from '../support/delivery-harness.ts';
 
 const availability = browserAvailability();
@@ -23,7 +24,7 @@ describe.runIf(availability.run)(
     let browser: Browser;
     let h: DeliveryHarness;
     beforeAll(async () => {
-      browser = await launchBrowser(availability.run ? availability.path : '');
+      browser = await connectBrowser(availability.run ? availability.path : '');
       h = await startDeliveryHarness({ webRoot: path.join(ROOT, 'dist', 'web') });
     });
     afterAll(async () => {

@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type AppProcess, startAppProcess } from '../support/app-process.ts';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
 import { type E2eApp, startE2eApp, waitUntilExpired } from '../support/e2e-app.ts';
 import { TEST_PASSWORD, uniqueEmail } from '../support/factories.ts';
 
@@ -35,7 +36,7 @@ describe.runIf(availability.run)('Earshot in Cognito mode, in Chromium', () => {
 
   beforeAll(async () => {
     [browser, pool] = await Promise.all([
-      launchBrowser(availability.run ? availability.path : ''),
+      connectBrowser(availability.run ? availability.path : ''),
       startE2eApp({ IDP_ACCESS_TOKEN_TTL_SECONDS: String(TTL_SECONDS) }),
     ]);
     const config = (await (await fetch(`${pool.app.url}/api/config`)).json()) as {

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { createDataDir, freePort } from '../support/app-process.ts';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
 import { type EntryProcess, startEntry } from '../support/entry-process.ts';
 
 // `npm run demo` as a newcomer meets it: start it, sign in with what it prints, and see matches
@@ -28,7 +29,7 @@ describe.runIf(availability.run)('npm run demo in Chromium', () => {
     const login = /Sign in at (\S+)/u.exec(demo.output())?.[1] ?? '';
     expect(login).toBe(`http://127.0.0.1:${port}/account/login`);
 
-    const browser = await launchBrowser(availability.run ? availability.path : '');
+    const browser = await connectBrowser(availability.run ? availability.path : '');
     try {
       const context = await browser.newContext({
         baseURL: `http://127.0.0.1:${port}`,

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LARGE_IMAGE_WIDTHS } from '../../src/shared/responsive-images.ts';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const availability = browserAvailability();
@@ -15,7 +16,7 @@ describe.runIf(availability.run)('the home page picture', () => {
   let browser: Browser;
   let app: TestApp;
   beforeAll(async () => {
-    browser = await launchBrowser(availability.run ? availability.path : '');
+    browser = await connectBrowser(availability.run ? availability.path : '');
     app = await startTestApp({ webRoot: path.join(ROOT, 'dist', 'web') });
   });
   afterAll(async () => {

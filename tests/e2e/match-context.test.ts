@@ -2,7 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
 import { deliverItems } from '../support/feed.ts';
 import { recordedHackerNewsItem } from '../support/replay-corpus.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -21,7 +22,7 @@ describe.runIf(availability.run)('what an alert shows, in Chromium', () => {
   let context: BrowserContext;
 
   beforeAll(async () => {
-    browser = await launchBrowser(availability.run ? availability.path : '');
+    browser = await connectBrowser(availability.run ? availability.path : '');
     app = await startTestApp({ webRoot: path.join(ROOT, 'dist', 'web') });
   });
   afterAll(async () => {

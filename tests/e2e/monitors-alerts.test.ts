@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { matchPageSchema } from '../../src/shared/match.ts';
 import { monitorSchema } from '../../src/shared/monitor.ts';
 import { seriousViolations } from '../support/axe.ts';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
 import { deliverItems, testItem } from '../support/feed.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -25,7 +26,7 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    browser = await launchBrowser(availability.run ? availability.path : '');
+    browser = await connectBrowser(availability.run ? availability.path : '');
     app = await startTestApp({
       webRoot: path.join(ROOT, 'dist', 'web'),
       liveFeed: { pollMs: 500 },

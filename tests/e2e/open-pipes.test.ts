@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { startDelivery } from '../../src/delivery/start-delivery.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { createMailer } from '../../src/platform/mailer.ts';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
-import { useBrowserSuite } from '../support/browser-suite.ts';
+import { browserAvailability, openPage } from '../support/browser.ts';
+import { connectBrowser, useBrowserSuite } from '../support/browser-suite.ts';
 import { createItem, createMatch, createMonitor } from '../support/factories.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -98,11 +98,11 @@ describe.runIf(availability.run)(
   'CSV export, a feed link and the webhook history in Chromium',
   () => {
     let app: TestApp;
-    let browser: Awaited<ReturnType<typeof launchBrowser>>;
+    let browser: Awaited<ReturnType<typeof connectBrowser>>;
     let receiver: WebhookReceiver;
     let stopDelivery: (() => Promise<void>) | undefined;
     beforeAll(async () => {
-      browser = await launchBrowser(availability.run ? availability.path : '');
+      browser = await connectBrowser(availability.run ? availability.path : '');
       receiver = await startWebhookReceiver();
       app = await startTestApp({
         webRoot: fileURLToPath(new URL('../../dist/web', import.meta.url)),

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { monitorSchema } from '../../src/shared/monitor.ts';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
 import { deliverItems, recordedItems } from '../support/feed.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -18,7 +19,7 @@ describe.runIf(availability.run)('the preview’s cost in Chromium', () => {
   let browser: Browser;
   let app: TestApp;
   beforeAll(async () => {
-    browser = await launchBrowser(availability.run ? availability.path : '');
+    browser = await connectBrowser(availability.run ? availability.path : '');
     app = await startTestApp({
       webRoot: path.join(ROOT, 'dist', 'web'),
       env: { PREVIEW_BUDGET_ITEMS: '50', PREVIEW_DB_SHARE_PERCENT: '2' },

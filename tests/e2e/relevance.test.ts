@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadUnsubscribeTokens } from '../../src/delivery/unsubscribe-token.ts';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
 import { deliverItems, testItem } from '../support/feed.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -31,7 +32,7 @@ describe.runIf(availability.run)('relevance, in Chromium', () => {
   let context: BrowserContext;
 
   beforeAll(async () => {
-    browser = await launchBrowser(availability.run ? availability.path : '');
+    browser = await connectBrowser(availability.run ? availability.path : '');
     app = await startTestApp({ webRoot: path.join(ROOT, 'dist', 'web') });
   });
   afterAll(async () => {

@@ -35,22 +35,20 @@ export function browserAvailability(
   return { run: false };
 }
 
+/** The machine has no network beyond loopback: keep Chromium from reaching out at all. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
 export async function launchBrowser(executablePath: string): Promise<Browser> {
-  return chromium.launch({
-    executablePath,
-    headless: true,
-    // The machine has no network beyond loopback: keep Chromium from reaching out at all.
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
 }
 
 export type PageProblems = { errors: string[] };

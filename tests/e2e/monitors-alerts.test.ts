@@ -184,11 +184,21 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
     await page.getByLabel('Unread only').uncheck();
     // Dismiss hides the alert at once and offers undo, as a monitor's delete does; Undo puts it
     // back and nothing is deleted; without it the alert is gone for good once the window passes.
+    // The page's clock is moved past the undo window (6 s) rather than waited out: the DELETEs,
+    // had Undo not cancelled them, go then.
+    const deletes: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'DELETE') deletes.push(new URL(request.url()).pathname);
+    });
+    await page.clock.install();
     await page.getByRole('button', { name: 'Dismiss: Zigzag link' }).click();
     await expect.poll(() => page.getByTestId('match-card').count()).toBe(2);
     await page.getByRole('button', { name: 'Undo' }).click();
     await page.getByTestId('match-card').filter({ hasText: 'Zigzag link' }).waitFor();
-    await page.waitForTimeout(6500);
+    await page.clock.fastForward(6500);
+    // A DELETE the timer had sent would be on its way well within this.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(deletes).toEqual([]);
     const feedTitles = async () =>
       matchPageSchema
         .parse(await (await app.api('/api/matches', { token: user.tokens.AccessToken })).json())
@@ -196,7 +206,13 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
     expect(await feedTitles()).toContain('Zigzag link');
     await page.getByRole('button', { name: 'Dismiss: Zigzag link' }).click();
     await expect.poll(() => page.getByTestId('match-card').count()).toBe(2);
+    // Not before the window has passed.
+    expect(deletes).toEqual([]);
+    await page.clock.fastForward(6500);
     await expect.poll(feedTitles, { timeout: 10_000 }).not.toContain('Zigzag link');
+    expect(deletes).toHaveLength(1);
+    expect(deletes[0]).toMatch(/^\/api\/matches\/\d+$/);
+    deletes.length = 0;
     const remaining = matchPageSchema.parse(
       await (await app.api('/api/matches', { token: user.tokens.AccessToken })).json(),
     );
@@ -214,13 +230,8 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('heading', { name: 'Zigzag watch' }).waitFor();
 
-    // Delete asks, and the toast offers undo. The page's clock is then moved past the undo
-    // window (6 s) rather than waited out: the delete, had Undo not cancelled it, goes then.
-    const deletes: string[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'DELETE') deletes.push(request.url());
-    });
-    await page.clock.install();
+    // Delete asks, and the toast offers undo. The page's clock (installed above) is then moved
+    // past the undo window: the delete, had Undo not cancelled it, goes then.
     await page.getByRole('button', { name: 'Delete Zigzag watch' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('heading', { name: 'No monitors yet' }).waitFor();
@@ -374,11 +385,12 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
     await page.goto('/dashboard/alerts');
     await page.getByTestId('match-card').first().waitFor();
     expect(await page.getByTestId('match-card').count()).toBe(30);
-    for (let i = 0; i < 6 && (await page.getByTestId('match-card').count()) < 70; i++) {
+    // Each scroll to the end of the feed brings the next page.
+    for (let shown = 30; shown < 70; shown = await page.getByTestId('match-card').count()) {
       await page.getByTestId('load-more').scrollIntoViewIfNeeded();
-      await page.waitForTimeout(300);
+      await expect.poll(() => page.getByTestId('match-card').count()).toBeGreaterThan(shown);
     }
-    await expect.poll(() => page.getByTestId('match-card').count()).toBe(70);
+    expect(await page.getByTestId('match-card').count()).toBe(70);
     const titles = await page.getByTestId('match-title-link').allTextContents();
     expect(new Set(titles).size).toBe(70);
     expect(await page.getByTestId('load-more').count()).toBe(0);

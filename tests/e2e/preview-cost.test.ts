@@ -53,8 +53,14 @@ describe.runIf(availability.run)('the preview’s cost in Chromium', () => {
     const query = dialog.getByLabel('Query', { exact: true });
     // A word at a time, each after the preview of the one before has started.
     for (let n = 1; n <= BROAD.length; n++) {
-      await query.fill(BROAD.slice(0, n).join(' OR '));
-      await page.waitForTimeout(500);
+      const text = BROAD.slice(0, n).join(' OR ');
+      const started = page.waitForRequest(
+        (request) =>
+          request.url().endsWith('/api/monitors/preview') &&
+          (request.postDataJSON() as { query?: string } | null)?.query === text,
+      );
+      await query.fill(text);
+      await started;
     }
     await dialog
       .getByTestId('preview-summary')

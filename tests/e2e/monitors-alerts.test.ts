@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { matchPageSchema } from '../../src/shared/match.ts';
 import { monitorSchema } from '../../src/shared/monitor.ts';
 import { seriousViolations } from '../support/axe.ts';
-import { browserAvailability, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage, UI_WAIT } from '../support/browser.ts';
 import { connectBrowser } from '../support/browser-suite.ts';
 import { deliverItems, testItem } from '../support/feed.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -157,18 +157,18 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
     await page.getByLabel('Site').selectOption('reddit');
     await page.waitForURL(/source=reddit/);
     await page.getByTestId('match-card').filter({ hasText: 'Zigzag on Reddit' }).waitFor();
-    await expect.poll(() => page.getByTestId('match-card').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('match-card').count(), UI_WAIT).toBe(1);
     await page.getByLabel('Site').selectOption('');
     await page.getByLabel('Search').fill('shipped');
     await page.waitForURL(/q=shipped/);
-    await expect.poll(() => page.getByTestId('match-card').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('match-card').count(), UI_WAIT).toBe(1);
     expect(await page.getByTestId('match-card').textContent()).toContain('Zigzag 2.0 released');
     await page.reload();
     await page.getByTestId('match-card').first().waitFor();
     expect(await page.getByLabel('Search').inputValue()).toBe('shipped');
     await page.getByLabel('Search').fill('');
     await page.waitForURL((url) => !url.search.includes('q='));
-    await expect.poll(() => page.getByTestId('match-card').count()).toBe(3);
+    await expect.poll(() => page.getByTestId('match-card').count(), UI_WAIT).toBe(3);
 
     // Mark read, then dismiss.
     await page.getByRole('button', { name: 'Mark read: Zigzag 2.0 released' }).click();
@@ -180,7 +180,7 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
     await page.getByTestId('unread-count').getByText('2').waitFor();
     await page.getByLabel('Unread only').check();
     await page.waitForURL(/unread=1/);
-    await expect.poll(() => page.getByTestId('match-card').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('match-card').count(), UI_WAIT).toBe(2);
     await page.getByLabel('Unread only').uncheck();
     // Dismiss hides the alert at once and offers undo, as a monitor's delete does; Undo puts it
     // back and nothing is deleted; without it the alert is gone for good once the window passes.
@@ -192,7 +192,7 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
     });
     await page.clock.install();
     await page.getByRole('button', { name: 'Dismiss: Zigzag link' }).click();
-    await expect.poll(() => page.getByTestId('match-card').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('match-card').count(), UI_WAIT).toBe(2);
     await page.getByRole('button', { name: 'Undo' }).click();
     await page.getByTestId('match-card').filter({ hasText: 'Zigzag link' }).waitFor();
     await page.clock.fastForward(6500);
@@ -205,7 +205,7 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
         .items.map((m) => m.title);
     expect(await feedTitles()).toContain('Zigzag link');
     await page.getByRole('button', { name: 'Dismiss: Zigzag link' }).click();
-    await expect.poll(() => page.getByTestId('match-card').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('match-card').count(), UI_WAIT).toBe(2);
     // Not before the window has passed.
     expect(deletes).toEqual([]);
     await page.clock.fastForward(6500);
@@ -388,7 +388,9 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
     // Each scroll to the end of the feed brings the next page.
     for (let shown = 30; shown < 70; shown = await page.getByTestId('match-card').count()) {
       await page.getByTestId('load-more').scrollIntoViewIfNeeded();
-      await expect.poll(() => page.getByTestId('match-card').count()).toBeGreaterThan(shown);
+      await expect
+        .poll(() => page.getByTestId('match-card').count(), UI_WAIT)
+        .toBeGreaterThan(shown);
     }
     expect(await page.getByTestId('match-card').count()).toBe(70);
     const titles = await page.getByTestId('match-title-link').allTextContents();
@@ -451,7 +453,7 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
     const newest = page.getByTestId('match-card').filter({ hasText: 'pillword newest of all' });
     await newest.waitFor();
     await expect
-      .poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""'))
+      .poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""'), UI_WAIT)
       .toContain('pillword newest of all');
     const box = await newest.boundingBox();
     expect(box?.y).toBeGreaterThanOrEqual(0);

@@ -51,6 +51,12 @@ export async function launchBrowser(executablePath: string): Promise<Browser> {
   return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
 }
 
+/**
+ * For `expect.poll` on what a page shows: its default second is too short for a page that waits
+ * on the API, on a machine running other test files beside this one.
+ */
+export const UI_WAIT = { timeout: 15_000 } as const;
+
 export type PageProblems = { errors: string[] };
 
 /**

@@ -6,6 +6,9 @@ import { defineConfig } from 'vitest/config';
 // unit and integration files run two at a time (decision 0007). The files that start whole
 // server and worker processes and time them (kill -9, SIGTERM, leader hand-over), then the
 // browser files, each start processes of their own: they run one at a time, after the rest.
+// No file relies on a fresh module graph (no module mocks, fake timers or stubbed globals; each
+// opens its own database and servers), so a worker keeps its imports from one file to the next
+// (isolate: false): importing the app again for each file was half the integration suite's CPU.
 const FILE_WORKERS = Number(process.env.TEST_WORKERS ?? 2);
 const PROCESS_FILES = [
   'tests/integration/server-process.test.ts',
@@ -15,6 +18,7 @@ const PROCESS_FILES = [
 ];
 const integration = {
   environment: 'node' as const,
+  isolate: false,
   globalSetup: ['tests/support/pglite-template-setup.ts'],
   testTimeout: 60_000,
   hookTimeout: 120_000,
@@ -28,6 +32,7 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts'],
           environment: 'node',
+          isolate: false,
           sequence: { groupOrder: 0 },
           maxWorkers: FILE_WORKERS,
           // Property tests run a hundred cases; beside another file on two busy cores, 5 s is short.
@@ -58,6 +63,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
+          isolate: false,
           globalSetup: ['tests/support/pglite-template-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,

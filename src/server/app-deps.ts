@@ -30,6 +30,8 @@ export type AppDeps = {
     sessionCheckMs?: number;
     /** How long a stream ticket is good for (30 s). */
     ticketTtlMs?: number;
+    /** The clock tickets are timed by; the system clock when absent. */
+    clock?: Clock;
   };
   /** Time for delivery's routes (the test-email limit); the system clock when absent. */
   clock?: Clock;

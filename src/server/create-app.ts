@@ -5,6 +5,7 @@ import { authenticateApiKey } from '../core/api-keys/authenticate-api-key.ts';
 import { loadServerSecret } from '../db/server-secret.ts';
 import { LiveMatches } from '../matches/live-matches.ts';
 import { MatchEvents } from '../matches/match-events.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { AppDeps } from './app-deps.ts';
 import { ALERT_FEED_FILES_PATH, createAlertFeedFiles } from './http/alert-feed-files.ts';
 import { API_DOCS_PATH, createApiDocsPage } from './http/api-docs-page.ts';
@@ -150,15 +151,17 @@ export function createApp(deps: AppDeps) {
  * The live feed's tickets, under a key every web process reads from the database (made on first
  * use), loaded once; a failed load is tried again by the next request.
  */
+const liveFeedNow = (clock: Clock) => () => clock.now().getTime();
+
 function lazyStreamTickets(deps: Pick<AppDeps, 'database' | 'liveFeed'>) {
   let loading: Promise<StreamTickets> | undefined;
   return () => {
     loading ??= loadServerSecret(deps.database.db, 'events-ticket').then(
       (secret) =>
-        createStreamTickets(
-          secret,
-          deps.liveFeed?.ticketTtlMs ? { ttlMs: deps.liveFeed.ticketTtlMs } : {},
-        ),
+        createStreamTickets(secret, {
+          ...(deps.liveFeed?.ticketTtlMs ? { ttlMs: deps.liveFeed.ticketTtlMs } : {}),
+          ...(deps.liveFeed?.clock ? { now: liveFeedNow(deps.liveFeed.clock) } : {}),
+        }),
       (failure) => {
         loading = undefined;
         throw failure;

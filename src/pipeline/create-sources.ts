@@ -12,11 +12,24 @@ export type SourceSettings = SourcePluginSettings & Pick<Config, 'SOURCE_TIMEOUT
 /** Reddit asks for `<platform>:<app id>:<version> (by /u/<name>)`; the others are happy with it. */
 const USER_AGENT = 'server:earshot:0.1 (keyword alerts; +https://github.com/earshot)';
 
+/**
+ * How soon a source tries again after a fault it handles itself. The defaults suit the real
+ * sites; tests shorten them so that a fault costs milliseconds (ingestion's own backoff and the
+ * sites' Retry-After are honoured either way).
+ */
+export type SourceRetryTiming = {
+  /** The first wait before a request's next attempt (doubled each attempt); 500 ms by default. */
+  readonly requestBackoffMs?: number;
+  /** The wait before a dropped stream (Mastodon's) is opened again; 5 s by default. */
+  readonly streamRetryMs?: number;
+};
+
 /** The connectors this configuration turns on, and the names of the ones it leaves off. */
 export function createSources(
   config: SourceSettings,
   logger: PipelineLogger,
   interests?: SourceInterests,
+  retry: SourceRetryTiming = {},
 ): { readonly sources: Source[]; readonly off: SourceName[] } {
   const sources: Source[] = [];
   const off: SourceName[] = [];
@@ -31,13 +44,20 @@ export function createSources(
     const http = createHttpClient({
       userAgent: USER_AGENT,
       timeoutMs: config.SOURCE_TIMEOUT_SECONDS * 1000,
+      ...(retry.requestBackoffMs === undefined ? {} : { backoffMs: retry.requestBackoffMs }),
       onRetry: (error, attempt, waitMs) =>
         logger.debug(
           { source: name, attempt, waitMs: Math.round(waitMs), error: error.message },
           'retrying a request',
         ),
     });
-    sources.push(create(config, interests ? { http, interests } : { http }));
+    sources.push(
+      create(config, {
+        http,
+        ...(interests ? { interests } : {}),
+        ...(retry.streamRetryMs === undefined ? {} : { streamRetryMs: retry.streamRetryMs }),
+      }),
+    );
   }
   return { sources, off };
 }

@@ -10,6 +10,8 @@ export type SourceContext = {
   readonly http: HttpClient;
   /** What the monitors ask of the sites beyond their firehose (the worker reads it from them). */
   readonly interests?: SourceInterests;
+  /** How soon a dropped stream is opened again (the connector's default when absent). */
+  readonly streamRetryMs?: number;
 };
 
 /** What monitors ask a site to read besides what it reads for everyone. */

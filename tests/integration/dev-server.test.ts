@@ -14,7 +14,7 @@ test('npm run dev serves the app at DEV_PORT and proxies /api to the server at P
   dev = startEntry('scripts/dev.ts', {
     PORT: String(port),
     DEV_PORT: String(devPort),
-    DATA_DIR: createDataDir(),
+    DATA_DIR: createDataDir({ migrated: true }),
     DATABASE_URL: '',
     SOURCES: 'none',
     LOG_LEVEL: 'warn',

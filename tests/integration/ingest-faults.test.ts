@@ -41,7 +41,10 @@ afterEach(async () => {
   await replay?.close();
 });
 
-/** A replay of `maxRecords` records a stream, `initial` of them visible from the start. */
+/**
+ * A replay of `maxRecords` records a stream, `initial` of them visible from the start and the
+ * rest within a second (sixty a second: several a poll), unless a test's subject is time.
+ */
 async function startSmallReplay(
   options: { initial?: number; rate?: number; tokenSeconds?: number } = {},
 ) {
@@ -49,7 +52,7 @@ async function startSmallReplay(
     corpus,
     maxRecords: 60,
     initial: options.initial ?? 20,
-    rate: options.rate ?? 20,
+    rate: options.rate ?? 60,
     tokenSeconds: options.tokenSeconds,
   });
   return replay;
@@ -172,7 +175,7 @@ describe('Reddit OAuth', () => {
   });
 
   test('a revoked token: the 401 gets a new token at once; nothing lost', async () => {
-    await startSmallReplay({ rate: 10 });
+    await startSmallReplay();
     running = runIngestion(handle, replay, 'reddit');
     await waitFor(async () => (await storedIds(handle, 'reddit')).length > 0, 'first items');
     replay.revokeTokens();

@@ -59,7 +59,7 @@ describe('the server process', () => {
         DATABASE_URL: '',
         PORT: String(port),
         HOST: '127.0.0.1',
-        DATA_DIR: createDataDir(),
+        DATA_DIR: createDataDir({ migrated: true }),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -86,7 +86,8 @@ describe('the server process', () => {
     await expect(fetch(`http://127.0.0.1:${port}/api/health`)).rejects.toThrow();
   });
 
-  test.each([
+  // The processes that fail at start-up time nothing: they run at once.
+  test.concurrent.each([
     [{ PORT: 'abc' }, /PORT/],
     [{ DATABASE_URL: 'nonsense' }, /DATABASE_URL/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
@@ -98,7 +99,7 @@ describe('the server process', () => {
     expect(lines[0]).toMatch(name);
   });
 
-  test('an unreachable database stops start-up with one line, exit code 1', async () => {
+  test.concurrent('an unreachable database stops start-up with one line, exit code 1', async () => {
     const { code, output } = await runAppExpectingFailure({
       DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
     });
@@ -107,14 +108,16 @@ describe('the server process', () => {
     expect(output).toMatch(/Cannot connect to PostgreSQL/);
   });
 
-  test('a port already in use stops start-up with a line saying so, not a stack trace', async () => {
+  test.concurrent('a port already in use stops start-up with a line saying so, not a stack trace', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as AddressInfo;
     try {
+      // It opens its database before it listens: the migrated template spares it the migrations.
       const { code, output } = await runAppExpectingFailure({
         PORT: String(port),
         HOST: '127.0.0.1',
+        DATA_DIR: createDataDir({ migrated: true }),
       });
       expect(code).toBe(1);
       expect(output).toContain(`Cannot start: port ${port} is already in use`);

@@ -66,7 +66,12 @@ export function runIngestion(
     ...replayEnv(replay, overrides),
     SOURCES: source,
   });
-  const { sources } = createSources(config, silentLogger, createSourceInterests(handle.db));
+  // A fault a source handles itself (a request's next attempt, a dropped stream) costs tens of
+  // milliseconds here, not seconds: only Retry-After, when a test sends it, makes it wait longer.
+  const { sources } = createSources(config, silentLogger, createSourceInterests(handle.db), {
+    requestBackoffMs: 20,
+    streamRetryMs: 100,
+  });
   const [connector] = sources;
   if (!connector) throw new Error(`${source} is not configured`);
   const tracker = new RecordingTracker(source, connector.pollIntervalMs);

@@ -37,6 +37,8 @@ export type MastodonSourceOptions = {
   readonly pollIntervalMs: number;
   /** Read each instance's streaming API where it allows it (polling stays the fallback). */
   readonly streaming?: boolean;
+  /** How soon a dropped stream is opened again (public-stream.ts's default when absent). */
+  readonly streamRetryMs?: number | undefined;
   readonly userAgent?: string;
   readonly now?: () => number;
 };
@@ -76,6 +78,9 @@ export function createMastodonSource(options: MastodonSourceOptions): Source<Mas
               token: instance.token,
               userAgent: options.userAgent ?? 'earshot',
               now,
+              ...(options.streamRetryMs === undefined
+                ? {}
+                : { droppedRetryMs: options.streamRetryMs }),
             }),
     };
   });

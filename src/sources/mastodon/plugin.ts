@@ -47,9 +47,10 @@ export const mastodonPlugin = defineSourcePlugin({
       : null,
   replay: mastodonReplay,
   pollSeconds: (settings) => settings.MASTODON_POLL_SECONDS,
-  createSource: (settings, { http }) =>
+  createSource: (settings, { http, streamRetryMs }) =>
     createMastodonSource({
       http,
+      streamRetryMs,
       instances: settings.MASTODON_INSTANCES.map((url, index) => ({
         url,
         token: settings.MASTODON_ACCESS_TOKENS?.[index] || undefined,

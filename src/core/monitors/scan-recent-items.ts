@@ -56,10 +56,11 @@ export async function scanRecentItems(
   scope: { since: Date; sources: readonly SourceName[]; where?: SQL | undefined },
   visit: (item: WithSignals<ItemRow>) => void,
 ): Promise<RecentItemsScan> {
-  const started = performance.now();
   // Items stored without their signals get them when read (decision 0043). The models (some
-  // 90 MB, a second to load) load with the first scan, not with every process that imports this.
+  // 90 MB, a second to load) load with the first scan, not with every process that imports this,
+  // and before the budget's clock starts: the first preview of a process is not cut short.
   const { withSignalsOnRead } = await import('../../signals/item-signals.ts');
+  const started = performance.now();
   const since = gt(items.createdAt, scope.since);
   const inScope = inArray(items.source, [...scope.sources]);
   const hit = scope.where ? sql`(${inScope} and ${scope.where})` : inScope;

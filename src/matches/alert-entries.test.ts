@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  byMonitor,
   describeAlsoOn,
   entryHeadline,
   groupAlertEntries,
@@ -56,6 +57,23 @@ describe('linkKey', () => {
 });
 
 describe('groupAlertEntries', () => {
+  it('keeps one thread apart per monitor in the feed, each entry under a key of its own', () => {
+    // A story two monitors caught, and two of its comments a third monitor caught: the feed
+    // (partition byMonitor) shows the thread once per monitor, and the page keys each entry.
+    const story = match({ kind: 'post', title: 'Story', threadTitle: null, monitorId: 'a' });
+    const again = { ...story, id: 'again', monitorId: 'b' };
+    const entries = groupAlertEntries(
+      [story, again, match({ monitorId: 'c' }), match({ monitorId: 'c' })],
+      {
+        partition: byMonitor,
+      },
+    );
+    expect(entries.map((entry) => entry.matches.length)).toEqual([2, 2]);
+    expect(new Set(entries.map((entry) => entry.key)).size).toBe(2);
+    // Without a partition (one monitor's email section) the key is the thread's own.
+    expect(groupAlertEntries([story]).map((entry) => entry.key)).toEqual(['hackernews 100']);
+  });
+
   it('makes one entry of a thread, led by its post when it matched, with its two best snippets', () => {
     const post = match({ kind: 'post', title: 'Show HN: PGlite', threadTitle: null, snippet: '' });
     const comments = [

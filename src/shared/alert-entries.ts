@@ -13,7 +13,10 @@ import { formatCommunity, SOURCE_LABELS, type SourceName } from './sources.ts';
  * this is how they are read. Pure: the same matches in the same order give the same entries.
  */
 export type AlertEntry = {
-  /** Stable for the entry's lead thread: its site and thread id (or its item's key). */
+  /**
+   * Stable for the entry's lead thread: its site and thread id (or its item's key), after the
+   * partition's name when there is one (one thread can be an entry in two monitors' partitions).
+   */
   readonly key: string;
   /** Every item of the entry, in the order given (the lead thread's first). */
   readonly items: readonly MatchGroup[];
@@ -118,7 +121,10 @@ export function groupAlertEntries(
     const thread = threads.get(key);
     if (thread) thread.items.push(item);
     else {
-      const created = { key: threadKeyOf(item), items: [item] };
+      const created = {
+        key: part ? `${part} ${threadKeyOf(item)}` : threadKeyOf(item),
+        items: [item],
+      };
       threads.set(key, created);
       partitionOf.set(created, part);
     }

@@ -156,12 +156,24 @@ describe.runIf(availability.run)('accounts in Chromium', () => {
     try {
       const user = await shortLived.createConfirmedUser({ givenName: 'Refresh' });
       const { page, problems } = await newPage(shortLived);
-      const refreshes: string[] = [];
+      // When each refresh went out. A refresh is needed only once the access token has expired,
+      // and a fresh one lives SHORT_TTL_SECONDS, so two refreshes closer than that mean one was
+      // needless (two calls at once refreshing twice, or a refresh of a valid token). On a busy
+      // machine a page can outlive a fresh token and rightly refresh again: counted, not refused.
+      const refreshes: number[] = [];
       page.on('request', (request) => {
         if (request.url().includes('/idp') && request.postData()?.includes('REFRESH_TOKEN_AUTH')) {
-          refreshes.push(request.url());
+          refreshes.push(Date.now());
         }
       });
+      const expectNoNeedlessRefresh = () => {
+        for (let i = 1; i < refreshes.length; i++) {
+          const gap = (refreshes[i] ?? 0) - (refreshes[i - 1] ?? 0);
+          expect(gap, `refresh ${i + 1} came ${gap} ms after the one before`).toBeGreaterThan(
+            (SHORT_TTL_SECONDS - 1) * 1000,
+          );
+        }
+      };
       await page.goto('/account/login');
       await logIn(page, user.email, user.password);
       await page.waitForURL(/\/dashboard\/monitors$/);
@@ -174,7 +186,9 @@ describe.runIf(availability.run)('accounts in Chromium', () => {
       const second = await storedRecord(page);
       expect(second?.AccessToken).not.toBe(first?.AccessToken);
       expect(second?.RefreshToken).toBe(first?.RefreshToken);
-      expect(refreshes).toHaveLength(1);
+      expect(refreshes.length).toBeGreaterThanOrEqual(1);
+      expectNoNeedlessRefresh();
+      const beforeReload = refreshes.length;
       expect(new URL(page.url()).pathname).toBe('/dashboard/settings');
 
       // Reload with an expired token: REFRESHING_TOKEN, then the page, without a detour via login.
@@ -182,7 +196,8 @@ describe.runIf(availability.run)('accounts in Chromium', () => {
       await page.reload();
       await page.getByRole('heading', { name: 'Profile' }).waitFor();
       expect(new URL(page.url()).pathname).toBe('/dashboard/settings');
-      expect(refreshes).toHaveLength(2);
+      expect(refreshes.length).toBeGreaterThan(beforeReload);
+      expectNoNeedlessRefresh();
       expect(problems.errors).toEqual([]);
     } finally {
       await shortLived.close();

@@ -4,8 +4,9 @@ import { defineConfig } from 'vitest/config';
 // tests cross the HTTP and database boundary; e2e tests drive the built app in Chromium.
 // Most test files wait on something (a worker's poll, a socket) far more than they compute, so
 // unit and integration files run two at a time (decision 0007). The files that start whole
-// server and worker processes and time them (kill -9, SIGTERM, leader hand-over), then the
-// browser files, each start processes of their own: they run one at a time, after the rest.
+// server and worker processes and time them (kill -9, SIGTERM, leader hand-over) run one at a
+// time after the rest; then the browser files, two at a time against one shared Chromium (each
+// file has its own app process, SMTP sink and browser contexts).
 // No file relies on a fresh module graph (no module mocks, fake timers or stubbed globals; each
 // opens its own database and servers), so a worker keeps its imports from one file to the next
 // (isolate: false): importing the app again for each file was half the integration suite's CPU.
@@ -64,11 +65,15 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           isolate: false,
-          globalSetup: ['tests/support/pglite-template-setup.ts'],
+          // One Chromium for the run, each file in contexts of its own (decision 0045).
+          globalSetup: [
+            'tests/support/pglite-template-setup.ts',
+            'tests/support/chromium-server-setup.ts',
+          ],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           sequence: { groupOrder: 2 },
-          maxWorkers: 1,
+          maxWorkers: FILE_WORKERS,
         },
       },
     ],

@@ -43,6 +43,7 @@ const LAYERS: Record<string, string[]> = {
     'identity',
     'sources',
     'matcher',
+    'signals',
     'db',
     'config',
     'platform',

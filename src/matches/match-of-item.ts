@@ -3,26 +3,28 @@ import type { MatchRow } from '../db/schema/matches.ts';
 import type { Highlight } from '../matcher/monitor-index.ts';
 import { createItemSnippet } from '../matcher/snippet.ts';
 import { HIT_FIELDS } from '../shared/match.ts';
+import type { ItemSignals } from '../shared/signals.ts';
 
-/** The item a match is made from: a stored item's fields (its id and fetch time aside). */
-export type MatchedItem = Pick<
-  ItemRow,
-  | 'source'
-  | 'externalId'
-  | 'kind'
-  | 'title'
-  | 'threadTitle'
-  | 'threadId'
-  | 'body'
-  | 'url'
-  | 'permalink'
-  | 'author'
-  | 'community'
-  | 'intents'
-  | 'sentiment'
-  | 'language'
-  | 'createdAt'
->;
+/**
+ * The item a match is made from: a stored item's fields (its id and fetch time aside), with its
+ * signals computed (`withSignalsOnRead`: a stored item may not have them yet).
+ */
+export type MatchedItem = ItemSignals &
+  Pick<
+    ItemRow,
+    | 'source'
+    | 'externalId'
+    | 'kind'
+    | 'title'
+    | 'threadTitle'
+    | 'threadId'
+    | 'body'
+    | 'url'
+    | 'permalink'
+    | 'author'
+    | 'community'
+    | 'createdAt'
+  >;
 
 /** What a match keeps of its item and of the monitor's hits in it. */
 export type ItemMatch = Pick<
@@ -72,7 +74,7 @@ export function matchOfItem(item: MatchedItem, highlights: readonly Highlight[])
     permalink: item.permalink,
     author: item.author,
     community: item.community,
-    intents: item.intents,
+    intents: [...item.intents],
     sentiment: item.sentiment,
     language: item.language,
     itemCreatedAt: item.createdAt,

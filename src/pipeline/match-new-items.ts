@@ -7,6 +7,7 @@ import type { MonitorIndex } from '../matcher/monitor-index.ts';
 import type { MatchEvents, NewMatch } from '../matches/match-events.ts';
 import { matchOfItem } from '../matches/match-of-item.ts';
 import { type MatchToStore, storeMatches } from '../matches/store-matches.ts';
+import { type WithSignals, withSignalsOnRead } from '../signals/item-signals.ts';
 
 export type MatchNewItemsDeps = {
   readonly db: Database;
@@ -50,14 +51,17 @@ export async function matchNewItems(
       .where(eq(matchCursors.shard, shard))
       .for('update');
     const after = cursor?.lastItemId ?? 0;
-    const batch = await tx
+    const rows = await tx
       .select(itemColumns)
       .from(items)
       .where(gt(items.id, after))
       .orderBy(asc(items.id))
       .limit(limit + 1);
-    const more = batch.length > limit;
-    if (more) batch.pop();
+    const more = rows.length > limit;
+    if (more) rows.pop();
+    // An item's signals are computed only if read (decision 0043): by the matcher when a monitor
+    // of the index filters on one, and by `matchOfItem` for an item that makes a match.
+    const batch = rows.map(withSignalsOnRead);
     if (batch.length === 0) return { items: 0, matches: 0, more: false };
 
     const hits: (MatchToStore & { readonly feedId: number | null })[] = [];
@@ -96,7 +100,7 @@ export async function matchNewItems(
  */
 async function followedHits(
   tx: Pick<Database, 'select'>,
-  batch: readonly ItemRow[],
+  batch: readonly WithSignals<ItemRow>[],
   hits: readonly { monitorId: string; match: { externalId: string; source: string } }[],
 ): Promise<(MatchToStore & { readonly feedId: number | null })[]> {
   const threaded = batch.filter((item) => item.kind === 'comment' && item.threadId !== null);

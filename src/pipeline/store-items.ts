@@ -4,9 +4,7 @@ import type { Database } from '../db/client.ts';
 import { rowsOf } from '../db/client.ts';
 import { items, sourceCursors } from '../db/schema/items.ts';
 import { searchDocumentLiteral } from '../db/search-text.ts';
-import type { ItemSignals } from '../shared/signals.ts';
 import type { SourceName } from '../shared/sources.ts';
-import { itemSignals } from '../signals/item-signals.ts';
 import type { NormalisedItem } from '../sources/normalised-item.ts';
 
 export type StoreItemsInput = {
@@ -31,9 +29,8 @@ const ROWS_PER_INSERT = 1000;
  * repeats items. Matching reads the stored items afterwards (`matchNewItems`).
  */
 export async function storeItems(db: Database, input: StoreItemsInput): Promise<StoreItemsResult> {
-  // Each item's signals, once, here, before the transaction takes the lock that stores take
-  // turns under: matching and every match of the item read them stored (decision 0035).
-  const signals = input.items.map((item) => itemSignals(item));
+  // The items' signals are not computed here: they are computed when first read, by the matcher
+  // for an item some monitor matches or filters on them, by the preview (decision 0043).
   return db.transaction(async (tx) => {
     // Item ids must become visible in id order: a matcher shard moves its cursor past every id
     // it has read, so an id taken by a transaction that commits after a higher one would never
@@ -44,7 +41,7 @@ export async function storeItems(db: Database, input: StoreItemsInput): Promise<
     const batch = await withThreads(tx, input.source, input.items);
     for (let start = 0; start < batch.length; start += ROWS_PER_INSERT) {
       const end = start + ROWS_PER_INSERT;
-      stored += await insertItems(tx, batch.slice(start, end), signals.slice(start, end));
+      stored += await insertItems(tx, batch.slice(start, end));
     }
     if (input.cursor !== undefined) {
       await tx
@@ -116,22 +113,18 @@ async function withThreads(
 
 /**
  * Inserts items as one statement over column arrays (`unnest`), each search document written
- * here; returns how many were new.
+ * here, their signals not computed (null `intents`); returns how many were new.
  */
 async function insertItems(
   tx: Pick<Database, 'execute'>,
   rows: readonly NormalisedItem[],
-  signals: readonly ItemSignals[],
 ): Promise<number> {
   const column = <T>(read: (row: NormalisedItem) => T) => sql.param(rows.map(read));
-  const signal = <T>(read: (row: ItemSignals) => T) => sql.param(signals.map(read));
   const result = await tx.execute(sql`
     insert into ${items} (source, external_id, kind, title, body, url, permalink, author,
-      community, parent_external_id, thread_title, thread_id, created_at, feed_id, intents,
-      sentiment, language, search)
+      community, parent_external_id, thread_title, thread_id, created_at, feed_id, search)
     select source, external_id, kind, title, body, url, permalink, author, community,
-      parent_external_id, thread_title, thread_id, created_at, feed_id, intents::text[],
-      sentiment, language, search_text::tsvector
+      parent_external_id, thread_title, thread_id, created_at, feed_id, search_text::tsvector
     from unnest(
       ${column((row) => row.source)}::text[],
       ${column((row) => row.externalId)}::text[],
@@ -147,13 +140,9 @@ async function insertItems(
       ${column((row) => row.threadId ?? null)}::text[],
       ${column((row) => new Date(row.createdAt).toISOString())}::timestamptz[],
       ${column((row) => row.feedId ?? null)}::bigint[],
-      ${signal((s) => `{${s.intents.join(',')}}`)}::text[],
-      ${signal((s) => s.sentiment)}::text[],
-      ${signal((s) => s.language)}::text[],
       ${column((row) => searchDocumentLiteral(row.title, row.body, row.url))}::text[]
     ) as r(source, external_id, kind, title, body, url, permalink, author, community,
-      parent_external_id, thread_title, thread_id, created_at, feed_id, intents, sentiment,
-      language, search_text)
+      parent_external_id, thread_title, thread_id, created_at, feed_id, search_text)
     on conflict (source, external_id) do nothing
     returning 1`);
   return rowsOf(result).length;

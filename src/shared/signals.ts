@@ -2,9 +2,10 @@ import { z } from 'zod';
 
 /**
  * What Earshot reads of an item besides its words (issue 24): what it is doing (`intents`), its
- * tone (`sentiment`) and its language. Computed once per item when it is stored (src/signals),
- * copied onto its matches, filtered on by the query language (`intent:`, `sentiment:`, `lang:`)
- * and by the feed. Hints, not facts: a rule or a model read them (docs/decisions/0035-…).
+ * tone (`sentiment`) and its language. Computed when first read (src/signals: by the matcher,
+ * for a monitor that filters on them or an item that makes a match, and by the preview), copied
+ * onto its matches, filtered on by the query language (`intent:`, `sentiment:`, `lang:`) and by
+ * the feed. Hints, not facts: a rule or a model read them (docs/decisions/0035-…, 0043-…).
  */
 
 /** What a post or comment is doing, a closed set; an item has none, one or several. */

@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { seriousViolations } from '../support/axe.ts';
-import { browserAvailability, launchBrowser } from '../support/browser.ts';
+import { browserAvailability } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
 import { type E2eApp, type E2eUser, startE2eApp } from '../support/e2e-app.ts';
 
 const availability = browserAvailability();
@@ -12,7 +13,7 @@ describe.runIf(availability.run)('accessibility (axe-core, WCAG 2.1 AA)', () => 
   let user: E2eUser;
 
   beforeAll(async () => {
-    browser = await launchBrowser(availability.run ? availability.path : '');
+    browser = await connectBrowser(availability.run ? availability.path : '');
     e2e = await startE2eApp();
     user = await e2e.createConfirmedUser();
   });

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { browserAvailability, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage, UI_WAIT } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import { type E2eApp, startE2eApp, waitUntilExpired } from '../support/e2e-app.ts';
 import { TEST_PASSWORD, uniqueEmail } from '../support/factories.ts';
@@ -68,7 +68,9 @@ describe.runIf(availability.run)('accounts in Chromium', () => {
     await page.getByRole('button', { name: 'Log in' }).click();
 
     await page.waitForURL(/\/dashboard\/monitors$/);
-    await expect.poll(() => page.getByTestId('header-user').textContent()).toContain('Katherine');
+    await expect
+      .poll(() => page.getByTestId('header-user').textContent(), UI_WAIT)
+      .toContain('Katherine');
     const record = await storedRecord(page);
     expect(record && Object.keys(record).sort()).toEqual([
       'AccessToken',

@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
-import { startE2eApp } from '../support/e2e-app.ts';
+import { browserAvailability, openPage } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
+import { type E2eApp, startE2eApp } from '../support/e2e-app.ts';
 import { startRequestRecorder } from '../support/request-recorder.ts';
 
 const availability = browserAvailability();
@@ -9,7 +10,7 @@ const availability = browserAvailability();
 describe.runIf(availability.run)('analytics in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchBrowser(availability.run ? availability.path : '');
+    browser = await connectBrowser(availability.run ? availability.path : '');
   });
   afterAll(async () => {
     await browser?.close();
@@ -38,10 +39,20 @@ describe.runIf(availability.run)('analytics in Chromium', () => {
     }
   });
 
-  test('tokens in page URLs never reach PostHog', async () => {
-    const posthog = await startRequestRecorder();
-    const e2e = await startE2eApp({ POSTHOG_KEY: 'phc_test_key', POSTHOG_HOST: posthog.url });
-    try {
+  // One app with a key, and its stand-in PostHog, for the two tests below.
+  describe('with a PostHog key', () => {
+    let posthog: Awaited<ReturnType<typeof startRequestRecorder>>;
+    let e2e: E2eApp;
+    beforeAll(async () => {
+      posthog = await startRequestRecorder();
+      e2e = await startE2eApp({ POSTHOG_KEY: 'phc_test_key', POSTHOG_HOST: posthog.url });
+    });
+    afterAll(async () => {
+      await e2e?.close();
+      await posthog?.close();
+    });
+
+    test('tokens in page URLs never reach PostHog', async () => {
       // PostHog sends no events from an automated or headless browser (navigator.webdriver, a
       // "HeadlessChrome" user agent); this page is to look like a person's.
       const userAgent = (
@@ -71,16 +82,12 @@ describe.runIf(availability.run)('analytics in Chromium', () => {
       );
       expect(leaks.map((r) => r.path)).toEqual([]);
       await context.close();
-    } finally {
-      await e2e.close();
-      await posthog.close();
-    }
-  });
+    });
 
-  test('with a key, PostHog is initialised from /api/config and identifies the user by sub and email', async () => {
-    const posthog = await startRequestRecorder();
-    const e2e = await startE2eApp({ POSTHOG_KEY: 'phc_test_key', POSTHOG_HOST: posthog.url });
-    try {
+    test('with a key, PostHog is initialised from /api/config and identifies the user by sub and email', async () => {
+      // Only what this test's page sends counts (the recorder heard the test above as well).
+      const before = posthog.requests.length;
+      const sent = () => posthog.requests.slice(before);
       const user = await e2e.createConfirmedUser();
       const { IdToken } = await e2e.signIn(user);
       const sub = JSON.parse(Buffer.from(IdToken.split('.')[1] ?? '', 'base64url').toString('utf8'))
@@ -94,7 +101,7 @@ describe.runIf(availability.run)('analytics in Chromium', () => {
       // PostHog drops *events* from automated browsers (navigator.webdriver), but not the flags
       // request it makes right after identify: as `sub`, with the email as a person property.
       const identified = () =>
-        posthog.requests.find((r) => {
+        sent().find((r) => {
           if (!r.path.startsWith('/flags')) return false;
           const body = JSON.parse(r.body || '{}') as {
             distinct_id?: string;
@@ -104,14 +111,11 @@ describe.runIf(availability.run)('analytics in Chromium', () => {
         });
       await expect.poll(() => Boolean(identified()), { timeout: 20_000 }).toBe(true);
       expect(
-        posthog.requests.some(
+        sent().some(
           (r) => r.body.includes('phc_test_key') || r.query.toString().includes('phc_test_key'),
         ),
       ).toBe(true);
       await context.close();
-    } finally {
-      await e2e.close();
-      await posthog.close();
-    }
+    });
   });
 });

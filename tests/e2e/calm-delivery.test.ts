@@ -5,7 +5,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { NormalisedItem, NormaliseResult } from '../../src/sources/normalised-item.ts';
 import { normaliseRedditListing } from '../../src/sources/reddit/normalise.ts';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage, UI_WAIT } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
 import { type DeliveryHarness, startDeliveryHarness } from '../support/delivery-harness.ts';
 
 const availability = browserAvailability();
@@ -23,7 +24,7 @@ describe.runIf(availability.run)(
     let browser: Browser;
     let h: DeliveryHarness;
     beforeAll(async () => {
-      browser = await launchBrowser(availability.run ? availability.path : '');
+      browser = await connectBrowser(availability.run ? availability.path : '');
       h = await startDeliveryHarness({ webRoot: path.join(ROOT, 'dist', 'web') });
     });
     afterAll(async () => {
@@ -85,7 +86,7 @@ describe.runIf(availability.run)(
       await page.goto('/dashboard/alerts');
       const card = page.getByTestId('match-card');
       await card.first().waitFor();
-      await expect.poll(() => card.count()).toBe(1);
+      await expect.poll(() => card.count(), UI_WAIT).toBe(1);
       expect(await card.getByTestId('match-title-link').textContent()).toBe(
         `${count} new comments in “We're back”`,
       );
@@ -100,7 +101,7 @@ describe.runIf(availability.run)(
           .catch(() => false),
       ).toBe(false);
       await card.getByText(`Show all ${count}`).click();
-      await expect.poll(() => card.getByTestId('match-thread-item').count()).toBe(count);
+      await expect.poll(() => card.getByTestId('match-thread-item').count(), UI_WAIT).toBe(count);
       expect(await card.getByTestId('match-thread-item').first().isVisible()).toBe(true);
 
       // Follow the thread from the card: its later comments come as alerts for 7 days.

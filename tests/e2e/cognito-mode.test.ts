@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type AppProcess, startAppProcess } from '../support/app-process.ts';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage, UI_WAIT } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
 import { type E2eApp, startE2eApp, waitUntilExpired } from '../support/e2e-app.ts';
 import { TEST_PASSWORD, uniqueEmail } from '../support/factories.ts';
 
@@ -35,7 +36,7 @@ describe.runIf(availability.run)('Earshot in Cognito mode, in Chromium', () => {
 
   beforeAll(async () => {
     [browser, pool] = await Promise.all([
-      launchBrowser(availability.run ? availability.path : ''),
+      connectBrowser(availability.run ? availability.path : ''),
       startE2eApp({ IDP_ACCESS_TOKEN_TTL_SECONDS: String(TTL_SECONDS) }),
     ]);
     const config = (await (await fetch(`${pool.app.url}/api/config`)).json()) as {
@@ -96,7 +97,9 @@ describe.runIf(availability.run)('Earshot in Cognito mode, in Chromium', () => {
     await page.getByLabel('Password', { exact: true }).fill(TEST_PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL(/\/dashboard\/monitors$/);
-    await expect.poll(() => page.getByTestId('header-user').textContent()).toContain('Mary');
+    await expect
+      .poll(() => page.getByTestId('header-user').textContent(), UI_WAIT)
+      .toContain('Mary');
     const first = await storedRecord(page);
 
     // The access token expires; the next API call is preceded by a refresh at the pool.

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { createDataDir, freePort } from '../support/app-process.ts';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
 import { type EntryProcess, startEntry } from '../support/entry-process.ts';
 
 // `npm run demo` as a newcomer meets it: start it, sign in with what it prints, and see matches
@@ -28,7 +29,7 @@ describe.runIf(availability.run)('npm run demo in Chromium', () => {
     const login = /Sign in at (\S+)/u.exec(demo.output())?.[1] ?? '';
     expect(login).toBe(`http://127.0.0.1:${port}/account/login`);
 
-    const browser = await launchBrowser(availability.run ? availability.path : '');
+    const browser = await connectBrowser(availability.run ? availability.path : '');
     try {
       const context = await browser.newContext({
         baseURL: `http://127.0.0.1:${port}`,
@@ -40,14 +41,17 @@ describe.runIf(availability.run)('npm run demo in Chromium', () => {
       await page.getByLabel('Password', { exact: true }).fill(password);
       await page.getByRole('button', { name: 'Log in' }).click();
       await page.waitForURL(/\/dashboard\//u);
-      // The feed shows what is there when the page opens (later ones announce themselves); open
-      // it again until at least five matches are in.
+      // The feed shows what is there when the page opens, and later ones announce themselves (the
+      // "N new" pill): open it again, once they have, until at least five matches are in.
+      const cards = page.getByTestId('match-card');
+      const loaded = cards.first().or(page.getByRole('heading', { name: 'Nothing heard yet' }));
       for (let tries = 0; ; tries++) {
         await page.goto('/dashboard/alerts');
         await page.getByRole('heading', { name: 'Alerts', exact: true }).waitFor();
-        await new Promise((resolve) => setTimeout(resolve, 1500));
-        if ((await page.getByTestId('match-card').count()) >= 5) break;
+        await loaded.waitFor();
+        if ((await cards.count()) >= 5) break;
         expect(tries, 'five matches within a minute').toBeLessThan(30);
+        await page.getByTestId('new-matches-pill').waitFor({ timeout: 60_000 });
       }
       expect(Date.now() - started).toBeLessThan(90_000);
       // Every replayed site is in the demo, the newest ones too.

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadMonitorIndex } from '../../src/pipeline/load-monitor-index.ts';
 import { matchNewItems } from '../../src/pipeline/match-new-items.ts';
 import { pollDueFeeds } from '../../src/pipeline/poll-feeds.ts';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
 import { type FeedServer, startFeedServer } from '../support/feed-server.ts';
 import { silentLogger } from '../support/silent-logger.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -23,7 +24,7 @@ describe.runIf(availability.run)('feeds by URL in Chromium', () => {
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    browser = await launchBrowser(availability.run ? availability.path : '');
+    browser = await connectBrowser(availability.run ? availability.path : '');
     server = await startFeedServer();
     app = await startTestApp({
       webRoot: path.join(ROOT, 'dist', 'web'),

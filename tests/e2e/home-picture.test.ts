@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LARGE_IMAGE_WIDTHS } from '../../src/shared/responsive-images.ts';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage, UI_WAIT } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const availability = browserAvailability();
@@ -15,7 +16,7 @@ describe.runIf(availability.run)('the home page picture', () => {
   let browser: Browser;
   let app: TestApp;
   beforeAll(async () => {
-    browser = await launchBrowser(availability.run ? availability.path : '');
+    browser = await connectBrowser(availability.run ? availability.path : '');
     app = await startTestApp({ webRoot: path.join(ROOT, 'dist', 'web') });
   });
   afterAll(async () => {
@@ -56,7 +57,7 @@ describe.runIf(availability.run)('the home page picture', () => {
       const picture = page.getByTestId('product-picture');
       await picture.scrollIntoViewIfNeeded();
       await expect
-        .poll(() => picture.evaluate((img) => (img as { complete: boolean }).complete))
+        .poll(() => picture.evaluate((img) => (img as { complete: boolean }).complete), UI_WAIT)
         .toBe(true);
       expect(images).toHaveLength(1);
       const [file] = images;

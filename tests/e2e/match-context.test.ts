@@ -2,7 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage, UI_WAIT } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
 import { deliverItems } from '../support/feed.ts';
 import { recordedHackerNewsItem } from '../support/replay-corpus.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -21,7 +22,7 @@ describe.runIf(availability.run)('what an alert shows, in Chromium', () => {
   let context: BrowserContext;
 
   beforeAll(async () => {
-    browser = await launchBrowser(availability.run ? availability.path : '');
+    browser = await connectBrowser(availability.run ? availability.path : '');
     app = await startTestApp({ webRoot: path.join(ROOT, 'dist', 'web') });
   });
   afterAll(async () => {
@@ -65,7 +66,7 @@ describe.runIf(availability.run)('what an alert shows, in Chromium', () => {
     await page.getByTestId('match-card').first().waitFor();
 
     // Three matches, two items: two cards, and the badge counts two.
-    await expect.poll(() => page.getByTestId('match-card').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('match-card').count(), UI_WAIT).toBe(2);
     await page.getByTestId('unread-count').getByText('2').waitFor();
 
     const post = page.getByTestId('match-card').filter({ hasText: 'Blinding Protesters' }).filter({
@@ -126,11 +127,11 @@ describe.runIf(availability.run)('what an alert shows, in Chromium', () => {
     const { page, problems } = await openPage(signedIn);
     await page.goto('/dashboard/alerts');
     const cards = page.getByTestId('match-card');
-    await expect.poll(() => cards.count()).toBe(3);
+    await expect.poll(() => cards.count(), UI_WAIT).toBe(3);
     const chips = page.getByTestId('signal-chips');
 
     await chips.getByRole('button', { name: 'Launch' }).click();
-    await expect.poll(() => cards.count()).toBe(1);
+    await expect.poll(() => cards.count(), UI_WAIT).toBe(1);
     expect(await cards.first().getByTestId('match-title-link').textContent()).toContain(
       'Show HN: Pixibot',
     );
@@ -138,13 +139,13 @@ describe.runIf(availability.run)('what an alert shows, in Chromium', () => {
     expect(new URL(page.url()).searchParams.get('intent')).toBe('launch');
 
     await chips.getByRole('button', { name: 'Question' }).click();
-    await expect.poll(() => cards.count()).toBe(2);
+    await expect.poll(() => cards.count(), UI_WAIT).toBe(2);
     expect(await chips.getByRole('button', { name: 'Question' }).getAttribute('aria-pressed')).toBe(
       'true',
     );
     // Pressed again, the chip lets go: every alert again.
     await chips.getByRole('button', { name: 'Question' }).click();
-    await expect.poll(() => cards.count()).toBe(3);
+    await expect.poll(() => cards.count(), UI_WAIT).toBe(3);
 
     // A wrong or missing hint is corrected on the card.
     const show = cards.filter({ hasText: 'Show HN: Pixibot' });
@@ -154,7 +155,7 @@ describe.runIf(availability.run)('what an alert shows, in Chromium', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await expect
-      .poll(() => show.getByTestId('match-signals').textContent())
+      .poll(() => show.getByTestId('match-signals').textContent(), UI_WAIT)
       .toBe('Hints, as you corrected them:PraiseLaunch');
 
     await page.getByRole('button', { name: 'By tone' }).click();

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { matchPageSchema } from '../../src/shared/match.ts';
 import { monitorSchema } from '../../src/shared/monitor.ts';
 import { seriousViolations } from '../support/axe.ts';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage, UI_WAIT } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
 import { deliverItems, testItem } from '../support/feed.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -25,7 +26,7 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    browser = await launchBrowser(availability.run ? availability.path : '');
+    browser = await connectBrowser(availability.run ? availability.path : '');
     app = await startTestApp({
       webRoot: path.join(ROOT, 'dist', 'web'),
       liveFeed: { pollMs: 500 },
@@ -156,18 +157,18 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
     await page.getByLabel('Site').selectOption('reddit');
     await page.waitForURL(/source=reddit/);
     await page.getByTestId('match-card').filter({ hasText: 'Zigzag on Reddit' }).waitFor();
-    await expect.poll(() => page.getByTestId('match-card').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('match-card').count(), UI_WAIT).toBe(1);
     await page.getByLabel('Site').selectOption('');
     await page.getByLabel('Search').fill('shipped');
     await page.waitForURL(/q=shipped/);
-    await expect.poll(() => page.getByTestId('match-card').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('match-card').count(), UI_WAIT).toBe(1);
     expect(await page.getByTestId('match-card').textContent()).toContain('Zigzag 2.0 released');
     await page.reload();
     await page.getByTestId('match-card').first().waitFor();
     expect(await page.getByLabel('Search').inputValue()).toBe('shipped');
     await page.getByLabel('Search').fill('');
     await page.waitForURL((url) => !url.search.includes('q='));
-    await expect.poll(() => page.getByTestId('match-card').count()).toBe(3);
+    await expect.poll(() => page.getByTestId('match-card').count(), UI_WAIT).toBe(3);
 
     // Mark read, then dismiss.
     await page.getByRole('button', { name: 'Mark read: Zigzag 2.0 released' }).click();
@@ -179,23 +180,39 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
     await page.getByTestId('unread-count').getByText('2').waitFor();
     await page.getByLabel('Unread only').check();
     await page.waitForURL(/unread=1/);
-    await expect.poll(() => page.getByTestId('match-card').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('match-card').count(), UI_WAIT).toBe(2);
     await page.getByLabel('Unread only').uncheck();
     // Dismiss hides the alert at once and offers undo, as a monitor's delete does; Undo puts it
     // back and nothing is deleted; without it the alert is gone for good once the window passes.
+    // The page's clock is moved past the undo window (6 s) rather than waited out: the DELETEs,
+    // had Undo not cancelled them, go then.
+    const deletes: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'DELETE') deletes.push(new URL(request.url()).pathname);
+    });
+    await page.clock.install();
     await page.getByRole('button', { name: 'Dismiss: Zigzag link' }).click();
-    await expect.poll(() => page.getByTestId('match-card').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('match-card').count(), UI_WAIT).toBe(2);
     await page.getByRole('button', { name: 'Undo' }).click();
     await page.getByTestId('match-card').filter({ hasText: 'Zigzag link' }).waitFor();
-    await page.waitForTimeout(6500);
+    await page.clock.fastForward(6500);
+    // A DELETE the timer had sent would be on its way well within this.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(deletes).toEqual([]);
     const feedTitles = async () =>
       matchPageSchema
         .parse(await (await app.api('/api/matches', { token: user.tokens.AccessToken })).json())
         .items.map((m) => m.title);
     expect(await feedTitles()).toContain('Zigzag link');
     await page.getByRole('button', { name: 'Dismiss: Zigzag link' }).click();
-    await expect.poll(() => page.getByTestId('match-card').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('match-card').count(), UI_WAIT).toBe(2);
+    // Not before the window has passed.
+    expect(deletes).toEqual([]);
+    await page.clock.fastForward(6500);
     await expect.poll(feedTitles, { timeout: 10_000 }).not.toContain('Zigzag link');
+    expect(deletes).toHaveLength(1);
+    expect(deletes[0]).toMatch(/^\/api\/matches\/\d+$/);
+    deletes.length = 0;
     const remaining = matchPageSchema.parse(
       await (await app.api('/api/matches', { token: user.tokens.AccessToken })).json(),
     );
@@ -213,13 +230,8 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('heading', { name: 'Zigzag watch' }).waitFor();
 
-    // Delete asks, and the toast offers undo. The page's clock is then moved past the undo
-    // window (6 s) rather than waited out: the delete, had Undo not cancelled it, goes then.
-    const deletes: string[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'DELETE') deletes.push(request.url());
-    });
-    await page.clock.install();
+    // Delete asks, and the toast offers undo. The page's clock (installed above) is then moved
+    // past the undo window: the delete, had Undo not cancelled it, goes then.
     await page.getByRole('button', { name: 'Delete Zigzag watch' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('heading', { name: 'No monitors yet' }).waitFor();
@@ -373,11 +385,14 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
     await page.goto('/dashboard/alerts');
     await page.getByTestId('match-card').first().waitFor();
     expect(await page.getByTestId('match-card').count()).toBe(30);
-    for (let i = 0; i < 6 && (await page.getByTestId('match-card').count()) < 70; i++) {
+    // Each scroll to the end of the feed brings the next page.
+    for (let shown = 30; shown < 70; shown = await page.getByTestId('match-card').count()) {
       await page.getByTestId('load-more').scrollIntoViewIfNeeded();
-      await page.waitForTimeout(300);
+      await expect
+        .poll(() => page.getByTestId('match-card').count(), UI_WAIT)
+        .toBeGreaterThan(shown);
     }
-    await expect.poll(() => page.getByTestId('match-card').count()).toBe(70);
+    expect(await page.getByTestId('match-card').count()).toBe(70);
     const titles = await page.getByTestId('match-title-link').allTextContents();
     expect(new Set(titles).size).toBe(70);
     expect(await page.getByTestId('load-more').count()).toBe(0);
@@ -438,7 +453,7 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
     const newest = page.getByTestId('match-card').filter({ hasText: 'pillword newest of all' });
     await newest.waitFor();
     await expect
-      .poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""'))
+      .poll(() => page.evaluate<string>('document.activeElement?.textContent ?? ""'), UI_WAIT)
       .toContain('pillword newest of all');
     const box = await newest.boundingBox();
     expect(box?.y).toBeGreaterThanOrEqual(0);

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { parseRssFeed } from 'feedsmith';
@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { startDelivery } from '../../src/delivery/start-delivery.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { createMailer } from '../../src/platform/mailer.ts';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
-import { useBrowserSuite } from '../support/browser-suite.ts';
+import { browserAvailability, openPage } from '../support/browser.ts';
+import { connectBrowser, useBrowserSuite } from '../support/browser-suite.ts';
 import { createItem, createMatch, createMonitor } from '../support/factories.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -98,11 +98,11 @@ describe.runIf(availability.run)(
   'CSV export, a feed link and the webhook history in Chromium',
   () => {
     let app: TestApp;
-    let browser: Awaited<ReturnType<typeof launchBrowser>>;
+    let browser: Awaited<ReturnType<typeof connectBrowser>>;
     let receiver: WebhookReceiver;
     let stopDelivery: (() => Promise<void>) | undefined;
     beforeAll(async () => {
-      browser = await launchBrowser(availability.run ? availability.path : '');
+      browser = await connectBrowser(availability.run ? availability.path : '');
       receiver = await startWebhookReceiver();
       app = await startTestApp({
         webRoot: fileURLToPath(new URL('../../dist/web', import.meta.url)),
@@ -159,10 +159,9 @@ describe.runIf(availability.run)(
         page.waitForEvent('download'),
         page.getByRole('button', { name: 'Export CSV' }).click(),
       ]);
-      const file = await download.path();
-      const rows = parse(await readFile(file, 'utf8'), { columns: true }) as Array<
-        Record<string, string>
-      >;
+      // Read through Playwright: on a shared Chromium (connected to) the file has no local path.
+      const csv = await text(await download.createReadStream());
+      const rows = parse(csv, { columns: true }) as Array<Record<string, string>>;
       expect(path.extname(download.suggestedFilename())).toBe('.csv');
       expect(rows.map((row) => row.title).sort()).toEqual(["'=1+1", 'A plain title']);
 

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { monitorSchema } from '../../src/shared/monitor.ts';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
 import { deliverItems, recordedItems } from '../support/feed.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -18,7 +19,7 @@ describe.runIf(availability.run)('the preview’s cost in Chromium', () => {
   let browser: Browser;
   let app: TestApp;
   beforeAll(async () => {
-    browser = await launchBrowser(availability.run ? availability.path : '');
+    browser = await connectBrowser(availability.run ? availability.path : '');
     app = await startTestApp({
       webRoot: path.join(ROOT, 'dist', 'web'),
       env: { PREVIEW_BUDGET_ITEMS: '50', PREVIEW_DB_SHARE_PERCENT: '2' },
@@ -52,8 +53,14 @@ describe.runIf(availability.run)('the preview’s cost in Chromium', () => {
     const query = dialog.getByLabel('Query', { exact: true });
     // A word at a time, each after the preview of the one before has started.
     for (let n = 1; n <= BROAD.length; n++) {
-      await query.fill(BROAD.slice(0, n).join(' OR '));
-      await page.waitForTimeout(500);
+      const text = BROAD.slice(0, n).join(' OR ');
+      const started = page.waitForRequest(
+        (request) =>
+          request.url().endsWith('/api/monitors/preview') &&
+          (request.postDataJSON() as { query?: string } | null)?.query === text,
+      );
+      await query.fill(text);
+      await started;
     }
     await dialog
       .getByTestId('preview-summary')

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadUnsubscribeTokens } from '../../src/delivery/unsubscribe-token.ts';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage, UI_WAIT } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
 import { deliverItems, testItem } from '../support/feed.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -31,7 +32,7 @@ describe.runIf(availability.run)('relevance, in Chromium', () => {
   let context: BrowserContext;
 
   beforeAll(async () => {
-    browser = await launchBrowser(availability.run ? availability.path : '');
+    browser = await connectBrowser(availability.run ? availability.path : '');
     app = await startTestApp({ webRoot: path.join(ROOT, 'dist', 'web') });
   });
   afterAll(async () => {
@@ -70,7 +71,7 @@ describe.runIf(availability.run)('relevance, in Chromium', () => {
     const { page, problems } = await openPage(context);
     await page.goto('/dashboard/alerts');
     await page.getByTestId('match-card').first().waitFor();
-    await expect.poll(() => page.getByTestId('match-card').count()).toBe(8);
+    await expect.poll(() => page.getByTestId('match-card').count(), UI_WAIT).toBe(8);
     const card = (title: string) => page.getByTestId('match-card').filter({ hasText: title });
     const last = GAME[3] ?? '';
     // Before any rating: the general signals.
@@ -108,7 +109,7 @@ describe.runIf(availability.run)('relevance, in Chromium', () => {
     await coach.getByRole('button', { name: 'Apply -subreddit:playrust' }).click();
     await page.getByText('Query updated').waitFor();
     await expect
-      .poll(() => page.getByRole('textbox', { name: 'Query' }).inputValue())
+      .poll(() => page.getByRole('textbox', { name: 'Query' }).inputValue(), UI_WAIT)
       .toBe('(rust) -subreddit:playrust');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Monitor saved').waitFor();
@@ -119,7 +120,7 @@ describe.runIf(availability.run)('relevance, in Chromium', () => {
     await toggle.getByText('Low relevance (4)').waitFor();
     await toggle.click();
     await page.getByTestId('match-card').first().waitFor();
-    await expect.poll(() => page.getByTestId('match-card').count()).toBe(4);
+    await expect.poll(() => page.getByTestId('match-card').count(), UI_WAIT).toBe(4);
     for (const title of GAME) await card(title).waitFor();
 
     // An alert email's "Not relevant" link: the page asks first, then rates, then undoes.

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { browserAvailability, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage, UI_WAIT } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import type { E2eUser } from '../support/e2e-app.ts';
 import { uniqueEmail } from '../support/factories.ts';
@@ -86,7 +86,7 @@ describe.runIf(availability.run)('settings in Chromium', () => {
     await page.getByLabel('Code').fill(code);
     await page.getByRole('button', { name: 'Confirm new email' }).click();
     await page.getByText(/Email address changed/).waitFor();
-    await expect.poll(() => page.getByLabel('Current email').inputValue()).toBe(next);
+    await expect.poll(() => page.getByLabel('Current email').inputValue(), UI_WAIT).toBe(next);
 
     await expect(suite.e2e.signIn({ ...user, email: next })).resolves.toHaveProperty('AccessToken');
     await expect(suite.e2e.signIn(user)).rejects.toMatchObject({ name: 'NotAuthorizedException' });

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { browserAvailability, launchBrowser, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage } from '../support/browser.ts';
+import { connectBrowser } from '../support/browser-suite.ts';
 import { type E2eApp, type E2eUser, startE2eApp } from '../support/e2e-app.ts';
 import { createUnverifiableTokenRecord } from '../support/fake-tokens.ts';
 
@@ -20,7 +21,7 @@ describe.runIf(availability.run)('the web shell in Chromium', () => {
 
   beforeAll(async () => {
     e2e = await startE2eApp();
-    browser = await launchBrowser(availability.run ? availability.path : '');
+    browser = await connectBrowser(availability.run ? availability.path : '');
     ada = await e2e.createConfirmedUser({ givenName: 'Ada', familyName: 'Lovelace' });
   });
   afterAll(async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
 import { startReplay } from '../../src/replay/replay-server.ts';
+import { sourceHealthSchema } from '../../src/shared/source-health.ts';
 import { browserAvailability, openPage } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import { recordedCorpus } from '../support/replay-corpus.ts';
@@ -30,14 +32,23 @@ describe.runIf(availability.run)('the source status line in Chromium', () => {
     await page.goto('/dashboard/monitors');
     const line = page.getByTestId('source-status');
     await line.waitFor();
-    // The line refreshes every 15 s; reload until both workers' first polls are in.
-    for (let tries = 0; tries < 20; tries++) {
-      const text = (await line.textContent()) ?? '';
-      if (/Hacker News: live/u.test(text) && /Lobsters: failing/u.test(text)) break;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      await page.reload();
-      await line.waitFor();
-    }
+    // The line refreshes every 15 s; once both workers' first polls are in, a reload shows them.
+    const health = z.object({ sources: z.array(sourceHealthSchema) });
+    await expect
+      .poll(
+        async () => {
+          const answer = health.parse(
+            await (await fetch(`${suite.e2e.app.url}/api/health`)).json(),
+          );
+          return ['hackernews', 'lobsters'].map(
+            (source) => answer.sources.find((s) => s.source === source)?.state,
+          );
+        },
+        { timeout: 20_000, interval: 100 },
+      )
+      .toEqual(['ok', 'failing']);
+    await page.reload();
+    await line.locator('[data-source="lobsters"]').waitFor();
     expect(await line.locator('[data-source="hackernews"]').textContent()).toMatch(
       /^Hacker News: live(, \d+ s behind)?$/u,
     );

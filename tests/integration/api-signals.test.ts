@@ -6,7 +6,7 @@ import { deliverItems, testItem } from '../support/feed.ts';
 import { apiErrorOf, startTestApp, type TestApp } from '../support/test-app.ts';
 
 // intent:, sentiment: and lang: through the API: a monitor's query, the preview and the feed's
-// filters and search, on items whose signals the pipeline computed when it stored them.
+// filters and search, on items stored without signals: the matcher and the preview compute them.
 describe('item signals through the API', () => {
   let app: TestApp;
   let token: string;

@@ -1,6 +1,12 @@
-import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+} from 'playwright-core';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { launchBrowser } from './browser.ts';
+import type {} from './chromium-server-setup.ts';
 import { type E2eApp, startE2eApp } from './e2e-app.ts';
 
 export type BrowserSuite = {
@@ -11,8 +17,18 @@ export type BrowserSuite = {
 };
 
 /**
- * For a describe block of browser tests: one Chromium and one real app process (with its SMTP
- * sink) for the whole block, every context it opens closed at the end.
+ * The run's shared Chromium (chromium-server-setup.ts) when the project starts one, else a
+ * Chromium of this file's own. Either way `close()` ends what this file opened: on the shared
+ * one, its connection and every context made through it.
+ */
+export async function connectBrowser(chromiumPath: string): Promise<Browser> {
+  const endpoint: string | undefined = inject('chromiumWsEndpoint');
+  return endpoint ? chromium.connect(endpoint) : launchBrowser(chromiumPath);
+}
+
+/**
+ * For a describe block of browser tests: one Chromium (connectBrowser) and one real app process
+ * (with its SMTP sink) for the whole block, every context it opens closed at the end.
  */
 export function useBrowserSuite(
   chromiumPath: string,
@@ -22,7 +38,7 @@ export function useBrowserSuite(
   let e2e: E2eApp | undefined;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
-    browser = await launchBrowser(chromiumPath);
+    browser = await connectBrowser(chromiumPath);
     e2e = await startE2eApp(env);
   });
   afterAll(async () => {

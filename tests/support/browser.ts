@@ -35,23 +35,27 @@ export function browserAvailability(
   return { run: false };
 }
 
+/** The machine has no network beyond loopback: keep Chromium from reaching out at all. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
 export async function launchBrowser(executablePath: string): Promise<Browser> {
-  return chromium.launch({
-    executablePath,
-    headless: true,
-    // The machine has no network beyond loopback: keep Chromium from reaching out at all.
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
 }
+
+/**
+ * For `expect.poll` on what a page shows: its default second is too short for a page that waits
+ * on the API, on a machine running other test files beside this one.
+ */
+export const UI_WAIT = { timeout: 15_000 } as const;
 
 export type PageProblems = { errors: string[] };
 

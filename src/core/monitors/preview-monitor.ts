@@ -10,6 +10,7 @@ import { toMatch } from '../../matches/to-match.ts';
 import type { Match } from '../../shared/match.ts';
 import type { MonitorPreview, PreviewMonitorBody } from '../../shared/monitor.ts';
 import { SOURCE_NAMES } from '../../shared/sources.ts';
+import type { WithSignals } from '../../signals/item-signals.ts';
 import { checkMonitorQuery } from './check-monitor-query.ts';
 import { type ScanContext, scanRecentItems } from './scan-recent-items.ts';
 
@@ -142,7 +143,11 @@ function anchorText(anchor: Anchor): string | SQL | null {
 }
 
 /** The item as the alert it would make: the same mapping as a stored match, with the item's id. */
-function previewMatch(item: ItemRow, highlights: readonly Highlight[], now: Date): Match {
+function previewMatch(
+  item: WithSignals<ItemRow>,
+  highlights: readonly Highlight[],
+  now: Date,
+): Match {
   const match = matchOfItem(item, highlights);
   return toMatch({
     ...match,

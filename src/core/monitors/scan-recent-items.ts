@@ -2,6 +2,7 @@ import { and, desc, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { type ItemRow, itemColumns, items } from '../../db/schema/items.ts';
 import type { SourceName } from '../../shared/sources.ts';
+import type { WithSignals } from '../../signals/item-signals.ts';
 import type { PreviewGate } from './preview-gate.ts';
 
 /** How much one scan may spend: items examined, and milliseconds (waiting for the gate included). */
@@ -53,9 +54,12 @@ const SEARCH_MAX_CANDIDATES = 1500;
 export async function scanRecentItems(
   ctx: ScanContext,
   scope: { since: Date; sources: readonly SourceName[]; where?: SQL | undefined },
-  visit: (item: ItemRow) => void,
+  visit: (item: WithSignals<ItemRow>) => void,
 ): Promise<RecentItemsScan> {
   const started = performance.now();
+  // Items stored without their signals get them when read (decision 0043). The models (some
+  // 90 MB, a second to load) load with the first scan, not with every process that imports this.
+  const { withSignalsOnRead } = await import('../../signals/item-signals.ts');
   const since = gt(items.createdAt, scope.since);
   const inScope = inArray(items.source, [...scope.sources]);
   const hit = scope.where ? sql`(${inScope} and ${scope.where})` : inScope;
@@ -87,7 +91,7 @@ export async function scanRecentItems(
             .limit(limit),
         ctx.signal,
       );
-      for (const item of page) visit(item);
+      for (const item of page) visit(withSignalsOnRead(item));
       read = page.length;
       inScopeRead = read;
       const tail = page.at(-1);
@@ -95,7 +99,7 @@ export async function scanRecentItems(
     } else {
       limit = Math.min(WINDOW, room);
       const { window, hits } = await readWindow(ctx, and(since, after), inScope, hit, limit);
-      for (const item of hits) visit(item);
+      for (const item of hits) visit(withSignalsOnRead(item));
       read = window.length;
       inScopeRead = window.filter((row) => row.inScope).length;
       const tail = window.at(-1);

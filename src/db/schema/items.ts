@@ -52,8 +52,13 @@ export const items = pgTable(
     threadId: text('thread_id'),
     createdAt: at('created_at').notNull(),
     fetchedAt: at('fetched_at').notNull().defaultNow(),
-    /** The item's signals (src/signals, computed by `storeItems`); see `ItemSignals`. */
-    intents: text('intents').array().$type<Intent[]>().notNull().default(sql`'{}'::text[]`),
+    /**
+     * The item's signals (src/signals; see `ItemSignals`), computed when something first reads
+     * them (`withSignalsOnRead`): null `intents` means not computed yet, and then `sentiment` and
+     * `language` say nothing either (docs/decisions/0043-lazy-item-signals.md). The row is not
+     * written again once they are: the matches made of the item keep them.
+     */
+    intents: text('intents').array().$type<Intent[]>(),
     sentiment: text('sentiment').$type<Sentiment>(),
     language: text('language'),
     /** The folded title, body and URL the monitor preview searches: `searchDocument` (search-text.ts). */

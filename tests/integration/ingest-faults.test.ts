@@ -96,11 +96,17 @@ describe('a site that fails', () => {
   test('429 with Retry-After: the next request waits as long as asked', async () => {
     await startSmallReplay();
     running = runIngestion(handle, replay, 'reddit');
-    await waitFor(async () => (await storedIds(handle, 'reddit')).length > 0, 'first items');
+    await waitFor(
+      async () => (await storedIds(handle, 'reddit')).length > 0,
+      'first items',
+      60_000,
+    );
     const before = replay.requestTimes('reddit').length;
     replay.fault('reddit', { kind: 'status', status: 429, retryAfter: '1' }, 3);
     await waitFor(() => running?.tracker.state === 'failing', 'the fault to show', 10_000);
     expect(running.tracker.errors[0]).toMatch(/answered 429/u);
+    // The request after the loop's own wait (the third answer asked for a second too).
+    await waitFor(() => replay.requestTimes('reddit').length > before + 3, 'the next request');
     await expectAllOnce('reddit');
     const times = replay.requestTimes('reddit').slice(before);
     // Three refused requests, each followed by at least the second asked for.
@@ -177,8 +183,14 @@ describe('Reddit OAuth', () => {
   test('a revoked token: the 401 gets a new token at once; nothing lost', async () => {
     await startSmallReplay();
     running = runIngestion(handle, replay, 'reddit');
-    await waitFor(async () => (await storedIds(handle, 'reddit')).length > 0, 'first items');
+    await waitFor(
+      async () => (await storedIds(handle, 'reddit')).length > 0,
+      'first items',
+      60_000,
+    );
     replay.revokeTokens();
+    // The walk goes on polling: its next request is refused and gets a new token.
+    await waitFor(() => replay.requests('token') >= 2, 'a new token');
     await expectAllOnce('reddit');
     expect(replay.requests('token')).toBe(2);
     expect(running.tracker.states).not.toContain('failing');

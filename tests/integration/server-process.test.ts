@@ -86,8 +86,7 @@ describe('the server process', () => {
     await expect(fetch(`http://127.0.0.1:${port}/api/health`)).rejects.toThrow();
   });
 
-  // The processes that fail at start-up time nothing: they run at once.
-  test.concurrent.each([
+  test.each([
     [{ PORT: 'abc' }, /PORT/],
     [{ DATABASE_URL: 'nonsense' }, /DATABASE_URL/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
@@ -99,7 +98,7 @@ describe('the server process', () => {
     expect(lines[0]).toMatch(name);
   });
 
-  test.concurrent('an unreachable database stops start-up with one line, exit code 1', async () => {
+  test('an unreachable database stops start-up with one line, exit code 1', async () => {
     const { code, output } = await runAppExpectingFailure({
       DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
     });
@@ -108,7 +107,7 @@ describe('the server process', () => {
     expect(output).toMatch(/Cannot connect to PostgreSQL/);
   });
 
-  test.concurrent('a port already in use stops start-up with a line saying so, not a stack trace', async () => {
+  test('a port already in use stops start-up with a line saying so, not a stack trace', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as AddressInfo;

@@ -167,6 +167,8 @@ export function describeSiteReplay(
         expect(running.tracker.errors.join('\n')).toMatch(/answered 503/u);
         expect(running.tracker.errors.join('\n')).toMatch(/cannot reach|socket|closed/iu);
         expect(running.tracker.errors.join('\n')).toMatch(/not JSON/u);
+        // A burst after the faults, so that there are many however quickly they passed.
+        replay.revealMore(30);
         await expectEveryItemOnce(replay, () => storedIds(handle, source));
         expect(running.tracker.state).toBe('ok');
       },

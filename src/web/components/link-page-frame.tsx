@@ -1,8 +1,6 @@
 import { CircleAlert, CircleCheck, Loader2, type LucideIcon, MailX } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
-import { paths } from '../lib/paths.ts';
-import { Logo } from './logo.tsx';
+import { CenteredPage } from './centered-page.tsx';
 
 export type LinkPageState = 'ask' | 'busy' | 'done' | 'problem';
 
@@ -36,21 +34,16 @@ export function LinkPageFrame({
 }) {
   const Icon = icon === 'ask' ? askIcon : ICONS[icon];
   return (
-    <div className="flex min-h-dvh flex-col items-center bg-muted/40 px-4 py-10 sm:py-16">
-      <Link to={paths.home.href()} aria-label="Earshot home" className="rounded-md">
-        <Logo />
-      </Link>
-      <main className="mt-8 w-full max-w-md">
-        <div
-          className="rounded-2xl border bg-card p-6 shadow-sm sm:p-8"
-          role={icon === 'busy' ? 'status' : undefined}
-          aria-busy={icon === 'busy'}
-        >
-          <Icon aria-hidden="true" className={ICON_CLASSES[icon]} />
-          <h1 className="mt-3 text-xl font-semibold tracking-tight wrap-anywhere">{title}</h1>
-          <div className="mt-2 text-sm text-muted-foreground">{children}</div>
-        </div>
-      </main>
-    </div>
+    <CenteredPage width="max-w-md">
+      <div
+        className="rounded-2xl border bg-card p-6 shadow-sm sm:p-8"
+        role={icon === 'busy' ? 'status' : undefined}
+        aria-busy={icon === 'busy'}
+      >
+        <Icon aria-hidden="true" className={ICON_CLASSES[icon]} />
+        <h1 className="mt-3 text-xl font-semibold tracking-tight wrap-anywhere">{title}</h1>
+        <div className="mt-2 text-sm text-muted-foreground">{children}</div>
+      </div>
+    </CenteredPage>
   );
 }

@@ -39,3 +39,8 @@ test.each([
 ])('%j: the shortcut and the parse agree', (text) => {
   expect(markdownToText(text)).toBe(parseToText(text));
 });
+
+test('angle brackets the author wrote stay as written: raw HTML in Markdown is text here', () => {
+  expect(markdownToText('if a <b then <a')).toBe('if a <b then <a');
+  expect(markdownToText('use <kbd>Ctrl</kbd>')).toBe('use <kbd>Ctrl</kbd>');
+});

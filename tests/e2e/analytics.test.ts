@@ -54,7 +54,7 @@ describe.runIf(availability.run)('analytics in Chromium', () => {
 
     test('tokens in page URLs never reach PostHog', async () => {
       // PostHog sends no events from an automated or headless browser (navigator.webdriver, a
-      // "HeadlessChrome" user agent); this page is to look like a person's.
+      // "HeadlessChrome" user agent or client-hint brand); this page is to look like a person's.
       const userAgent = (
         await browser.newBrowserCDPSession().then(async (cdp) => {
           const version = await cdp.send('Browser.getVersion');
@@ -65,6 +65,17 @@ describe.runIf(availability.run)('analytics in Chromium', () => {
       const context = await browser.newContext({ baseURL: e2e.app.url, userAgent });
       await context.addInitScript(() => {
         Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false });
+        // The headless shell names itself in the client hints' brands as well.
+        type Brand = { brand: string; version: string };
+        const hints = (navigator as unknown as { userAgentData?: { brands: Brand[] } })
+          .userAgentData;
+        if (hints) {
+          const brands = hints.brands.map((b) => ({
+            ...b,
+            brand: b.brand.replace('HeadlessChrome', 'Chrome'),
+          }));
+          Object.defineProperty(Object.getPrototypeOf(hints), 'brands', { get: () => brands });
+        }
       });
       const { page } = await openPage(context);
       const secret = 'SECRETunsubscribeTOKEN.0123456789abcdefghij';

@@ -16,11 +16,11 @@ type SessionShape = { session: { token: string | null } };
  * How the session takes part in API calls, installed by the accounts feature at start:
  * `beforeRequest` refreshes an expired access token (docs/product.md,
  * "The session in the browser"); `onUnauthorized` runs when the API answers 401 to a call that
- * carried a token, and says whether a retry with a new token makes sense.
+ * carried `sentToken`, and says whether a retry with a new token makes sense.
  */
 export type SessionHooks = {
   beforeRequest(): Promise<void>;
-  onUnauthorized(): Promise<boolean>;
+  onUnauthorized(sentToken: string): Promise<boolean>;
   /** The API refused a freshly refreshed token too: the session cannot continue. */
   onRejected(): void;
 };
@@ -54,9 +54,9 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
   extra,
 ) => {
   await sessionHooks.beforeRequest();
-  const hadToken = Boolean((api.getState() as SessionShape).session.token);
+  const sentToken = (api.getState() as SessionShape).session.token;
   const result = await rawBaseQuery(args, api, extra);
-  if (result.error?.status === 401 && hadToken && (await sessionHooks.onUnauthorized())) {
+  if (result.error?.status === 401 && sentToken && (await sessionHooks.onUnauthorized(sentToken))) {
     const retried = await rawBaseQuery(args, api, extra);
     if (retried.error?.status === 401) sessionHooks.onRejected();
     return retried;

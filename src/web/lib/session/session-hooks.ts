@@ -10,7 +10,7 @@ import { authStateChanged, loggedOut } from './session-slice.ts';
 
 /**
  * Connects the session to the API layer: refresh before a call whose token has expired, refresh
- * and retry once when the API still answers 401, and follow sign-outs made in other tabs.
+ * (once for all calls refused together) and retry once when the API still answers 401, and follow sign-outs made in other tabs.
  */
 export function connectSessionToApi(dispatch: Dispatch): () => void {
   installSessionHooks({
@@ -20,12 +20,15 @@ export function connectSessionToApi(dispatch: Dispatch): () => void {
       const { refreshSession } = await import('./token-refresh.ts');
       await refreshSession(dispatch);
     },
-    async onUnauthorized() {
+    async onUnauthorized(sentToken) {
       const record = readTokenRecord();
       if (!record?.RefreshToken) {
         dispatch(authStateChanged('FAILED'));
         return false;
       }
+      // Another call refreshed while this one was on its way (calls sent together with a token
+      // that expired in flight): retry with the token that refresh got instead of refreshing again.
+      if (record.AccessToken !== sentToken) return true;
       const { refreshSession } = await import('./token-refresh.ts');
       return (await refreshSession(dispatch)) === 'refreshed';
     },

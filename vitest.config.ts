@@ -2,29 +2,15 @@ import { defineConfig } from 'vitest/config';
 
 // Three tiers (docs/ARCHITECTURE.md, "Tests"): unit tests sit next to their code; integration
 // tests cross the HTTP and database boundary; e2e tests drive the built app in Chromium.
-// Most test files wait on something (a worker's poll, a socket) far more than they compute, so
-// unit and integration files run two at a time (decision 0007). The files that start whole
-// server and worker processes and time them (kill -9, SIGTERM, leader hand-over) run one at a
-// time after the rest; then the browser files, two at a time against one shared Chromium (each
-// file has its own app process, SMTP sink and browser contexts).
+// Most test files wait on something (a worker's poll, a socket, a page) far more than they
+// compute, so files run three at a time on two cores (decision 0007): first the unit and
+// integration files, those that start whole server and worker processes (kill -9, SIGTERM,
+// leader hand-over) among them, then the browser files against one shared Chromium (each file
+// has its own app, SMTP sink and browser contexts).
 // No file relies on a fresh module graph (no module mocks, fake timers or stubbed globals; each
 // opens its own database and servers), so a worker keeps its imports from one file to the next
 // (isolate: false): importing the app again for each file was half the integration suite's CPU.
-const FILE_WORKERS = Number(process.env.TEST_WORKERS ?? 2);
-const PROCESS_FILES = [
-  'tests/integration/server-process.test.ts',
-  'tests/integration/ingest-multi-process.test.ts',
-  'tests/integration/ingest-replay.test.ts',
-  'tests/integration/dev-server.test.ts',
-];
-const integration = {
-  environment: 'node' as const,
-  isolate: false,
-  globalSetup: ['tests/support/pglite-template-setup.ts'],
-  testTimeout: 60_000,
-  hookTimeout: 120_000,
-};
-
+const FILE_WORKERS = Number(process.env.TEST_WORKERS ?? 3);
 export default defineConfig({
   test: {
     projects: [
@@ -44,19 +30,13 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
-          exclude: PROCESS_FILES,
+          environment: 'node',
+          isolate: false,
+          globalSetup: ['tests/support/pglite-template-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
           sequence: { groupOrder: 0 },
           maxWorkers: FILE_WORKERS,
-          ...integration,
-        },
-      },
-      {
-        test: {
-          name: 'integration-processes',
-          include: PROCESS_FILES,
-          sequence: { groupOrder: 1 },
-          maxWorkers: 1,
-          ...integration,
         },
       },
       {
@@ -72,7 +52,7 @@ export default defineConfig({
           ],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
           maxWorkers: FILE_WORKERS,
         },
       },

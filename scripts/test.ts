@@ -13,5 +13,11 @@ const vitest = path.join(ROOT, 'node_modules', '.bin', 'vitest');
 const result = spawnSync(vitest, ['run', ...process.argv.slice(2)], {
   cwd: ROOT,
   stdio: 'inherit',
+  // The suite starts the app as a process some forty times: Node keeps the compiled (and
+  // type-stripped) modules on disk after the first, which saves about a fifth of each start.
+  env: {
+    NODE_COMPILE_CACHE: path.join(ROOT, 'node_modules', '.cache', 'node-compile-cache'),
+    ...process.env,
+  },
 });
 process.exit(result.status ?? 1);

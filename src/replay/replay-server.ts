@@ -16,6 +16,14 @@ export type { FaultTarget, ReplayFault } from './replay-faults.ts';
 /** Each site is one stream of records. */
 export type ReplayStream = SourceName;
 
+/** The sites a replay serves: every source but feeds, which are read from any URL. */
+export const REPLAY_STREAMS: readonly ReplayStream[] = [
+  'hackernews',
+  'reddit',
+  'lobsters',
+  ...REPLAY_SITES.map((site) => site.name),
+];
+
 /** The settings that point Earshot at a replay running at `url`, every site. */
 export function replaySettings(url: string): Record<string, string> {
   return {

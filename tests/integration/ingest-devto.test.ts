@@ -1,5 +1,5 @@
 import { describeSiteReplay } from '../support/site-replay-suite.ts';
 
 // DEV through the real HTTP path: the recorded articles, looped with fresh ids, exactly once
-// across faults of every kind and across a kill -9 of the process that reads them.
+// across faults of every kind (kill -9: ingest-replay.test.ts).
 describeSiteReplay('devto', 'DEV');

@@ -1,22 +1,13 @@
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { type DatabaseHandle, openDatabase } from '../../src/db/client.ts';
+import type { DatabaseHandle } from '../../src/db/client.ts';
 import {
   type ReplayFault,
   type ReplayServer,
   startReplay,
 } from '../../src/replay/replay-server.ts';
-import type { SourceHealth } from '../../src/shared/source-health.ts';
 import type { SourceName } from '../../src/shared/sources.ts';
-import { type AppProcess, createDataDir, startAppProcess } from './app-process.ts';
-import {
-  type RunningIngestion,
-  replayEnv,
-  runIngestion,
-  storedIds,
-  waitFor,
-} from './ingest-harness.ts';
+import { type RunningIngestion, runIngestion, storedIds, waitFor } from './ingest-harness.ts';
 import { expectedExternalIds, recordedCorpus } from './replay-corpus.ts';
 import { createTestDatabase } from './test-database.ts';
 
@@ -27,7 +18,8 @@ const noTest = (_name: string, _run: () => Promise<void>, _timeoutMs?: number): 
  * A site through the real HTTP path (docs/ARCHITECTURE.md, "Tests"): its recorded items,
  * looped by its replay with fresh ids so that there are many, reach the store exactly once
  * across faults of every kind (429 with Retry-After, 5xx, a dropped connection, a body that is
- * not JSON, a truncated one) and across a kill -9 of the process that reads them.
+ * not JSON, a truncated one). Every site across a kill -9 of the real entry, with the others:
+ * ingest-replay.test.ts.
  */
 export function describeSiteReplay(
   source: SourceName,
@@ -50,13 +42,6 @@ export function describeSiteReplay(
     expect(new Set(ids).size, 'stored once each').toBe(ids.length);
     expect([...ids].sort()).toEqual([...expected].sort());
   }
-
-  // The kill -9 test's first app start is begun before the fault tests run, which mostly wait:
-  // the process's start-up (seconds of loading modules) overlaps them instead of adding to them.
-  let startEarly: (() => Promise<void>) | null = null;
-  beforeAll(async () => {
-    await startEarly?.();
-  });
 
   describe(`${label} faults`, () => {
     let handle: DatabaseHandle;
@@ -174,97 +159,5 @@ export function describeSiteReplay(
       },
       120_000,
     );
-  });
-
-  describe(`${label} across kill -9`, () => {
-    // The migrated template: the app starts without making and migrating its database.
-    const dataDir = createDataDir({ migrated: true });
-    let replay: ReplayServer;
-    let app: AppProcess | null = null;
-    let starting: Promise<AppProcess> | null = null;
-    startEarly = async () => {
-      replay = await startReplay({ corpus, loop: true, initial: 5, rate: 0 });
-      starting = start();
-      starting.catch(() => {}); // awaited, and reported, by the test
-    };
-    const stored = async () => {
-      const handle = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });
-      try {
-        return await storedIds(handle, source);
-      } finally {
-        await handle.close();
-      }
-    };
-    const start = () =>
-      startAppProcess({
-        dataDir,
-        env: { ...replayEnv(replay), SOURCES: source, SOURCE_TIMEOUT_SECONDS: '2' },
-        timeoutMs: 120_000,
-      });
-    const health = async () => {
-      const response = await fetch(`${app?.url}/api/health`);
-      const body = (await response.json()) as { sources: SourceHealth[] };
-      return body.sources.find((entry) => entry.source === source);
-    };
-    /**
-     * Waits until the source has read the site after `since` and stored what it read: a poll
-     * ended after `since`, then the source asked the site again (a WebSocket pushes without
-     * asking), then a poll ended after that, with what the asking brought stored.
-     */
-    const caughtUpSince = async (since: number) => {
-      let mark = since;
-      let stage: 'ended' | 'asked' | 'stored' = 'ended';
-      await waitFor(
-        async () => {
-          const at = Date.parse((await health())?.lastSuccessAt ?? '') || 0;
-          if (stage === 'ended' && at > mark) [mark, stage] = [at, 'asked'];
-          if (stage === 'asked') {
-            const asked = websocket ? mark : replay.requestTimes(source).find((t) => t > mark);
-            if (asked !== undefined) [mark, stage] = [asked, 'stored'];
-          }
-          return stage === 'stored' && at > mark;
-        },
-        `${label} to catch up`,
-        60_000,
-      );
-    };
-    afterAll(async () => {
-      await (app ?? (await starting?.catch(() => null)))?.stop('SIGKILL');
-      await replay?.close();
-    });
-
-    test('every item once, across kill -9 mid-stream and a restart; health ok in /api/health', async () => {
-      app = await (starting as Promise<AppProcess>);
-      await waitFor(async () => (await health())?.state === 'ok', `${label} live`, 120_000);
-      // Twenty a second: a poll every 0.1 s finds a few new ones each time.
-      replay.setRate(20);
-      await waitFor(() => replay.revealed(source) >= 30, 'the stream to get going', 60_000);
-      const killed = await app.stop('SIGKILL');
-      expect(killed.code).toBeNull();
-      // While it is down the site goes on: thirty more, however long the restart takes (GitHub
-      // serves only its newest 300 events, so a slow restart must not let more pile up).
-      replay.setRate(0);
-      replay.revealMore(30);
-
-      app = await start();
-      replay.setRate(20);
-      const resumed = replay.revealed(source);
-      await waitFor(() => replay.revealed(source) >= resumed + 20, 'more of the stream', 60_000);
-      await waitFor(async () => (await health())?.state === 'ok', `${label} live again`, 120_000);
-      replay.setRate(0);
-      const expected = expectedExternalIds(replay, corpus, source, replay.revealed(source));
-      // Catch up, then stop so that the test can open the embedded database; on a loaded
-      // machine a second start (from the stored cursor) may be needed to store the rest.
-      let ids: string[] = [];
-      for (let round = 0; ; round++) {
-        await caughtUpSince(Date.now());
-        await app.stop('SIGTERM');
-        app = null;
-        ids = await stored();
-        if (ids.length >= expected.length || round >= 5) break;
-        app = await start();
-      }
-      await expectEveryItemOnce(replay, async () => ids);
-    }, 600_000);
   });
 }

@@ -73,10 +73,15 @@ test('each site: the replayed items once each, across kill -9 and a restart', as
   expect(app.output()).toMatch(/"msg":"leading"/u);
   const killed = await app.stop('SIGKILL');
   expect(killed.code).toBeNull();
-  const revealedAtKill = replay.revealed('reddit');
-  expect(revealedAtKill).toBeLessThan(RECORDS);
+  // While it is down every site goes on: thirty more each, however long the restart takes
+  // (Lobsters lists its newest hundred, GitHub its newest 300: a slow restart on a busy machine
+  // must not let more pile up than a site shows).
+  replay.setRate(0);
+  replay.revealMore(30);
+  expect(replay.revealed('reddit')).toBeLessThan(RECORDS);
 
   app = await start();
+  replay.setRate(25);
   await waitFor(() => replay.revealed('reddit') >= RECORDS, 'the whole stream', 60_000);
   replay.setRate(0);
   // Every site read again after the restart, and says so in /api/health (feeds as well, with

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { renderAlertEmail } from '../../src/delivery/alert-email.ts';
 import type { Match } from '../../src/shared/match.ts';
-import { browserAvailability, openPage } from '../support/browser.ts';
+import { browserAvailability, openPage, TAKE_SCREENSHOTS } from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import type { E2eUser } from '../support/e2e-app.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
@@ -174,10 +174,12 @@ describe.runIf(availability.run)('email alerts in Chromium', () => {
         'document.documentElement.scrollWidth - document.documentElement.clientWidth',
       );
       expect(overflow).toBeLessThanOrEqual(0);
-      await page.screenshot({
-        path: fileURLToPath(new URL(`../../docs/screenshots/${name}.png`, import.meta.url)),
-        fullPage: true,
-      });
+      if (TAKE_SCREENSHOTS) {
+        await page.screenshot({
+          path: fileURLToPath(new URL(`../../docs/screenshots/${name}.png`, import.meta.url)),
+          fullPage: true,
+        });
+      }
       expect(requests).toEqual([]);
     }
   });

@@ -7,7 +7,12 @@ import { z } from 'zod';
 import { replaySettings, startReplay } from '../../src/replay/replay-server.ts';
 import { matchPageSchema } from '../../src/shared/match.ts';
 import { sourceHealthSchema } from '../../src/shared/source-health.ts';
-import { browserAvailability, openPage, type PageProblems } from '../support/browser.ts';
+import {
+  browserAvailability,
+  openPage,
+  type PageProblems,
+  TAKE_SCREENSHOTS,
+} from '../support/browser.ts';
 import { useBrowserSuite } from '../support/browser-suite.ts';
 import type { E2eUser } from '../support/e2e-app.ts';
 import { measureOverflow } from '../support/overflow.ts';
@@ -16,8 +21,9 @@ import { recordedCorpus } from '../support/replay-corpus.ts';
 // Every page and dialog, with real data (the replay's recorded posts, matched by the real
 // pipeline), at a phone's 390 × 844 and a desktop's 1280 × 800, in light and dark: nothing may be
 // wider than the viewport, and nothing in an open dialog wider than the dialog (issue 20: the
-// Alerts page and the New monitor dialog outgrew a phone). Each page and dialog is photographed
-// into docs/screenshots/ on the way: on a desktop in light mode, on a phone in dark mode.
+// Alerts page and the New monitor dialog outgrew a phone). Under `npm run screenshots` each page
+// and dialog is photographed into docs/screenshots/ on the way: on a desktop in light mode, on a
+// phone in dark mode.
 
 const availability = browserAvailability();
 const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
@@ -79,6 +85,7 @@ describe.runIf(availability.run)('every page and dialog fits a phone and a deskt
   });
   let user: E2eUser;
   let unsubscribeLink: string;
+  /** The pictures of the photographed layouts (taken when TAKE_SCREENSHOTS). */
   const written = new Set<string>();
   const pages = new Map<'visitor' | 'member', { page: Page; problems: PageProblems }>();
 
@@ -154,6 +161,7 @@ describe.runIf(availability.run)('every page and dialog fits a phone and a deskt
     if (photographed(layout)) {
       const file = `${name}-${layout.device}-${layout.colorScheme}.jpg`;
       written.add(file);
+      if (!TAKE_SCREENSHOTS) return;
       await page.screenshot({
         path: path.join(SCREENSHOTS, file),
         type: 'jpeg',

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { matchPageSchema } from '../../src/shared/match.ts';
 import { monitorSchema } from '../../src/shared/monitor.ts';
 import { seriousViolations } from '../support/axe.ts';
-import { browserAvailability, openPage, UI_WAIT } from '../support/browser.ts';
+import { browserAvailability, openPage, TAKE_SCREENSHOTS, UI_WAIT } from '../support/browser.ts';
 import { connectBrowser } from '../support/browser-suite.ts';
 import { deliverItems, testItem } from '../support/feed.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -352,20 +352,23 @@ describe.runIf(availability.run)('monitors and alerts in Chromium', () => {
 
     // The home page's picture of the product: the real Alerts page at 2× (2560 × 1800 px), made
     // into AVIF/WebP/JPEG at every width by the web build (scripts/build-images.ts).
-    const retina = await browser.newContext({
-      baseURL: app.url,
-      viewport: DESKTOP,
-      deviceScaleFactor: 2,
-    });
-    contexts.push(retina);
-    await retina.addInitScript((value) => {
-      if (!localStorage.getItem('token')) localStorage.setItem('token', value);
-    }, JSON.stringify(user.tokens));
-    const { page } = await openPage(retina);
-    await page.goto('/dashboard/alerts');
-    await page.getByTestId('match-card').first().waitFor();
-    await page.getByTestId('mentions-chart').waitFor();
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'alerts-home.png') });
+    // Taken by `npm run screenshots` only.
+    if (TAKE_SCREENSHOTS) {
+      const retina = await browser.newContext({
+        baseURL: app.url,
+        viewport: DESKTOP,
+        deviceScaleFactor: 2,
+      });
+      contexts.push(retina);
+      await retina.addInitScript((value) => {
+        if (!localStorage.getItem('token')) localStorage.setItem('token', value);
+      }, JSON.stringify(user.tokens));
+      const { page } = await openPage(retina);
+      await page.goto('/dashboard/alerts');
+      await page.getByTestId('match-card').first().waitFor();
+      await page.getByTestId('mentions-chart').waitFor();
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'alerts-home.png') });
+    }
   }, 120_000);
 
   test('the feed loads older alerts as it is scrolled (infinite scroll), without repeats', async () => {

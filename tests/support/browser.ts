@@ -82,3 +82,9 @@ export async function openPage(
   });
   return { page, problems };
 }
+
+/**
+ * Whether this run photographs pages into docs/screenshots (`npm run screenshots`). A test run
+ * leaves the tracked pictures alone, and saves the encoding.
+ */
+export const TAKE_SCREENSHOTS = process.env.EARSHOT_SCREENSHOTS === '1';

@@ -29,18 +29,27 @@ export type Leadership = {
 /** This process, as shown in health rows and logs. */
 export const PROCESS_NAME = `${hostname()}:${process.pid}`;
 
+/** Leases shared out among processes, at most `max` each (matcher shards). */
+type Group = { readonly max: number };
+
+/** The lease connections of processes that want group leases, counted by application name. */
+const GROUP_LEASES_APPLICATION = 'earshot group leases';
+
 type Wanted = {
   readonly name: string;
   readonly key: number;
   readonly task: LeaseTask;
   running: { abort: AbortController; done: Promise<void> } | null;
   /** A group's members share a budget of held leases. */
-  readonly group: { max: number } | null;
+  readonly group: Group | null;
   /** Ticks in a row this lease was seen free while this process was at its budget. */
   orphanTicks: number;
 };
 
-/** A lease nobody under budget took for this many ticks is taken over the budget: never orphaned. */
+/**
+ * A lease nobody under budget took for this many ticks is taken over the budget: never orphaned
+ * (and handed back when a process with room for it connects: handBackOverBudget).
+ */
 const ORPHAN_TICKS = 3;
 
 /**
@@ -100,7 +109,11 @@ export function createLeadership(
       client = null;
     }
     try {
-      client ??= await openLeaseConnection(handle, listeners);
+      client ??= await openLeaseConnection(
+        handle,
+        listeners,
+        wanted.some((lease) => lease.group) ? GROUP_LEASES_APPLICATION : 'earshot leases',
+      );
     } catch (error) {
       logger.warn({ err: error }, 'cannot open the lease connection; retrying');
       return null;
@@ -117,10 +130,11 @@ export function createLeadership(
     }
     const connection = await healthyConnection();
     if (!connection) return;
-    const held = new Map<object, number>();
+    const held = new Map<Group, number>();
     for (const lease of wanted) {
       if (lease.running && lease.group) held.set(lease.group, (held.get(lease.group) ?? 0) + 1);
     }
+    if (!(await handBackOverBudget(connection, held))) return;
     for (const lease of wanted) {
       if (lease.running || stopped) continue;
       if (lease.group && (held.get(lease.group) ?? 0) >= lease.group.max) {
@@ -136,6 +150,52 @@ export function createLeadership(
         if (lease.group) held.set(lease.group, (held.get(lease.group) ?? 0) + 1);
       }
     }
+  }
+
+  /**
+   * A lease taken over budget (an orphan nobody else took) is handed back, one a round, once
+   * enough processes that want such leases are connected to hold all of them within budget: a
+   * worker started after another took every shard gets its share at its next round. False when
+   * the database could not say.
+   */
+  async function handBackOverBudget(
+    connection: pg.Client,
+    held: Map<Group, number>,
+  ): Promise<boolean> {
+    for (const [group, count] of held) {
+      if (count <= group.max) continue;
+      const members = wanted.filter((lease) => lease.group === group);
+      let processes: number;
+      try {
+        const result = await connection.query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity
+             where application_name = $1 and datname = current_database()`,
+          [GROUP_LEASES_APPLICATION],
+        );
+        processes = result.rows[0]?.n ?? 1;
+      } catch {
+        return false;
+      }
+      if (processes * group.max < members.length) continue;
+      const extra = members.findLast((lease) => lease.running);
+      if (!extra?.running) continue;
+      const run = extra.running;
+      run.abort.abort();
+      await run.done;
+      extra.running = null;
+      extra.orphanTicks = 0;
+      try {
+        await connection.query('select pg_advisory_unlock($1, $2)', [
+          ADVISORY_LOCKS.leaseClass,
+          extra.key,
+        ]);
+      } catch {
+        return false;
+      }
+      held.set(group, count - 1);
+      logger.info({ lease: extra.name, process: PROCESS_NAME }, 'handed back a lease over budget');
+    }
+    return true;
   }
 
   const schedule = (delay: number) => {
@@ -183,10 +243,16 @@ export function createLeadership(
 async function openLeaseConnection(
   handle: DatabaseHandle,
   listeners: readonly { channel: string; onNotify: (payload: string) => void }[],
+  applicationName: string,
 ): Promise<pg.Client> {
   if (handle.driver.kind !== 'postgres') throw new Error('not PostgreSQL');
   const options = handle.driver.pool.options;
-  const fresh = new pg.Client({ ...options, keepAlive: true, connectionTimeoutMillis: 5000 });
+  const fresh = new pg.Client({
+    ...options,
+    keepAlive: true,
+    connectionTimeoutMillis: 5000,
+    application_name: applicationName,
+  });
   fresh.on('error', () => {});
   fresh.on('notification', (message) => {
     for (const listener of listeners) {

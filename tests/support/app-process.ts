@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { copyPgliteTemplate } from './pglite-template.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const EXIT_WITH_PARENT = new URL('./exit-with-parent.ts', import.meta.url).href;
 const NODE = process.execPath;
 
 export type AppProcess = {
@@ -44,15 +45,22 @@ export function createDataDir(options: { migrated?: boolean } = {}): string {
 
 /**
  * Runs `node src/main.ts` (the real entry) and waits until /api/health answers; without a
- * `dataDir`, on a new one holding a migrated database.
+ * `dataDir`, on a new one holding a migrated database. With `exitWithParent`, the process stops
+ * by itself when this one ends, however it ends (exit-with-parent.ts).
  */
 export async function startAppProcess(
-  options: { env?: Record<string, string>; dataDir?: string; timeoutMs?: number } = {},
+  options: {
+    env?: Record<string, string>;
+    dataDir?: string;
+    timeoutMs?: number;
+    exitWithParent?: boolean;
+  } = {},
 ): Promise<AppProcess> {
   const port = await freePort();
   const dataDir = options.dataDir ?? createDataDir({ migrated: true });
   let output = '';
-  const child = spawn(NODE, ['src/main.ts'], {
+  const preload = options.exitWithParent ? ['--import', EXIT_WITH_PARENT] : [];
+  const child = spawn(NODE, [...preload, 'src/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -66,7 +74,7 @@ export async function startAppProcess(
       SOURCES: 'none',
       ...options.env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: options.exitWithParent ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

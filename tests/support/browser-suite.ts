@@ -7,7 +7,7 @@ import {
 import { afterAll, beforeAll, inject } from 'vitest';
 import { launchBrowser } from './browser.ts';
 import type {} from './chromium-server-setup.ts';
-import { type E2eApp, startE2eApp } from './e2e-app.ts';
+import { type E2eApp, type E2eAppOptions, startE2eApp } from './e2e-app.ts';
 
 export type BrowserSuite = {
   readonly browser: Browser;
@@ -28,18 +28,20 @@ export async function connectBrowser(chromiumPath: string): Promise<Browser> {
 
 /**
  * For a describe block of browser tests: one Chromium (connectBrowser) and one real app process
- * (with its SMTP sink) for the whole block, every context it opens closed at the end.
+ * (with its SMTP sink) for the whole block, every context it opens closed at the end. The app is
+ * startE2eApp's: with the default configuration, the one the worker's files share.
  */
 export function useBrowserSuite(
   chromiumPath: string,
   env: Record<string, string> = {},
+  options: E2eAppOptions = {},
 ): BrowserSuite {
   let browser: Browser | undefined;
   let e2e: E2eApp | undefined;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
     browser = await connectBrowser(chromiumPath);
-    e2e = await startE2eApp(env);
+    e2e = await startE2eApp(env, options);
   });
   afterAll(async () => {
     for (const context of contexts) await context.close();

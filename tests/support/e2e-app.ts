@@ -33,10 +33,54 @@ export type E2eApp = {
   close(): Promise<void>;
 };
 
-/** The real app process (node src/main.ts) with its mail going to a loopback SMTP sink. */
-export async function startE2eApp(env: Record<string, string> = {}): Promise<E2eApp> {
+export type E2eAppOptions = {
+  /**
+   * A process of the file's own even with the default configuration, for a file that needs the
+   * app to itself (counts over all users, settings of the whole app, mail to no one address).
+   */
+  own?: boolean;
+};
+
+/** This worker's app with the default configuration, started by the first file that asks. */
+let sharedApp: Promise<E2eApp> | undefined;
+
+/**
+ * The real app process (node src/main.ts) with its mail going to a loopback SMTP sink.
+ *
+ * With the default configuration (no `env`, not `own`), one process and sink serve every file
+ * that a Vitest worker runs (modules persist from file to file, `isolate: false`): each file
+ * makes its own users and reads mail by address, so files do not see each other, and starting
+ * the app is ~2.5 CPU-seconds. Its `close()` leaves it running; it stops with the worker (the
+ * IPC channel closes however the worker ends: exit-with-parent.ts). Other configurations get a
+ * process of their own, which `close()` stops.
+ */
+export async function startE2eApp(
+  env: Record<string, string> = {},
+  options: E2eAppOptions = {},
+): Promise<E2eApp> {
+  if (options.own || Object.keys(env).length > 0) return launchE2eApp(env, false);
+  const current = sharedApp && (await sharedApp.catch(() => undefined));
+  if (current && current.app.child.exitCode === null && current.app.child.signalCode === null) {
+    return current;
+  }
+  const starting = launchE2eApp({}, true).then((e2e) => ({
+    ...e2e,
+    // Shared: the files after this one still use it.
+    close: async () => {},
+  }));
+  sharedApp = starting;
+  starting.catch(() => {
+    if (sharedApp === starting) sharedApp = undefined;
+  });
+  return starting;
+}
+
+async function launchE2eApp(env: Record<string, string>, shared: boolean): Promise<E2eApp> {
   const smtp = await startSmtpSink();
-  const app = await startAppProcess({ env: { SMTP_URL: smtp.url, ...env } });
+  const app = await startAppProcess({
+    env: { SMTP_URL: smtp.url, ...env },
+    exitWithParent: shared,
+  });
   const config = (await (await fetch(`${app.url}/api/config`)).json()) as {
     identity: { endpoint: string; region: string; clientId: string };
   };

@@ -30,7 +30,7 @@ export const restoreSession = createAsyncThunk<void, undefined>(
       dispatch(authStateChanged('REFRESHING_TOKEN'));
       // Imported here so the identity SDK loads only when a refresh is needed.
       const { refreshSession } = await import('./token-refresh.ts');
-      const outcome = await refreshSession(dispatch);
+      const outcome = await refreshSession(dispatch, record.AccessToken);
       if (outcome !== 'refreshed') dispatch(authStateChanged('FAILED'));
       return;
     }

@@ -18,7 +18,7 @@ export function connectSessionToApi(dispatch: Dispatch): () => void {
       const record = readTokenRecord();
       if (!record || isAccessTokenValid(record.AccessToken)) return;
       const { refreshSession } = await import('./token-refresh.ts');
-      await refreshSession(dispatch);
+      await refreshSession(dispatch, record.AccessToken);
     },
     async onUnauthorized(sentToken) {
       const record = readTokenRecord();
@@ -26,11 +26,10 @@ export function connectSessionToApi(dispatch: Dispatch): () => void {
         dispatch(authStateChanged('FAILED'));
         return false;
       }
-      // Another call refreshed while this one was on its way (calls sent together with a token
-      // that expired in flight): retry with the token that refresh got instead of refreshing again.
-      if (record.AccessToken !== sentToken) return true;
+      // When another call refreshed while this one was on its way (calls sent together with a
+      // token that expired in flight), the retry takes the token that refresh got.
       const { refreshSession } = await import('./token-refresh.ts');
-      return (await refreshSession(dispatch)) === 'refreshed';
+      return (await refreshSession(dispatch, sentToken)) === 'refreshed';
     },
     onRejected() {
       clearTokenRecord();

@@ -28,9 +28,12 @@ export type SessionRefresherDeps = {
  * docs/product.md, "The session in the browser": refreshes the access token with the refresh token,
  * merges the answer into the stored record and saves it. NotAuthorizedException ends the session
  * (record removed); any other error is reported and the caller goes on with what it has. Calls made
- * while a refresh is running share it, so two API calls at once trigger one refresh.
+ * while a refresh is running share it, so two API calls at once trigger one refresh, and a caller
+ * whose expired token was replaced by a refresh that just ended refreshes nothing.
  */
-export function createSessionRefresher(deps: SessionRefresherDeps): () => Promise<RefreshOutcome> {
+export function createSessionRefresher(
+  deps: SessionRefresherDeps,
+): (expired?: string) => Promise<RefreshOutcome> {
   let inflight: Promise<RefreshOutcome> | null = null;
 
   const endSession = (): RefreshOutcome => {
@@ -62,7 +65,13 @@ export function createSessionRefresher(deps: SessionRefresherDeps): () => Promis
     }
   };
 
-  return () => {
+  // `expired`: the access token the caller found expired (or refused). When the stored one is
+  // another, a refresh that ended while the caller was on its way already replaced it.
+  return (expired) => {
+    if (!inflight && expired !== undefined) {
+      const current = deps.store.read()?.AccessToken;
+      if (current && current !== expired) return Promise.resolve('refreshed');
+    }
     inflight ??= run().finally(() => {
       inflight = null;
     });

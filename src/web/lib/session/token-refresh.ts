@@ -9,10 +9,13 @@ import { userFromRecord } from './session-user.ts';
 
 export type { RefreshOutcome };
 
-let refresher: (() => Promise<RefreshOutcome>) | null = null;
+let refresher: ((expired?: string) => Promise<RefreshOutcome>) | null = null;
 
-/** The browser's session refresher: localStorage, the SDK client and the Redux session. */
-export function refreshSession(dispatch: Dispatch): Promise<RefreshOutcome> {
+/**
+ * The browser's session refresher: localStorage, the SDK client and the Redux session.
+ * `expired` is the access token the caller found expired, when it has one (session-refresher.ts).
+ */
+export function refreshSession(dispatch: Dispatch, expired?: string): Promise<RefreshOutcome> {
   refresher ??= createSessionRefresher({
     store: { read: readTokenRecord, write: writeTokenRecord, clear: clearTokenRecord },
     refresh: refreshTokens,
@@ -27,5 +30,5 @@ export function refreshSession(dispatch: Dispatch): Promise<RefreshOutcome> {
     errorName,
     warn: (message, error) => console.warn(message, error),
   });
-  return refresher();
+  return refresher(expired);
 }

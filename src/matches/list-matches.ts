@@ -1,10 +1,16 @@
 import type { Database } from '../db/client.ts';
 import { queryRows, type SqlValue } from '../db/prepared.ts';
 import { searchLexemes, searchQueryTerm } from '../db/search-text.ts';
+import type { JsonText } from '../platform/json-text.ts';
 import type { ListMatchesQuery, MatchPage } from '../shared/match.ts';
 import { type SignalFilter, splitSignalFilters } from '../shared/signals.ts';
 import { HELD_BACK_SQL } from './relevance-held.ts';
-import { STORED_MATCH_COLUMNS, type StoredMatchRow, storedMatch } from './stored-match.ts';
+import {
+  STORED_MATCH_COLUMNS,
+  type StoredMatchRow,
+  storedMatch,
+  storedMatchJson,
+} from './stored-match.ts';
 
 /**
  * The order of `sort=relevance`: the relevance in millionths, unscored matches last; with the id
@@ -29,6 +35,33 @@ export async function listMatches(
   ctx: { db: Database },
   input: { userId: string; query: ListMatchesQuery },
 ): Promise<MatchPage> {
+  const page = await readMatchPage(ctx, input);
+  return { items: page.rows.map(storedMatch), nextCursor: page.nextCursor };
+}
+
+/**
+ * The same page as `listMatches`, as the JSON text of a `MatchPage`: each match's stored JSON
+ * closed with its live fields (`storedMatchJson`), never parsed and written again. The HTTP feed
+ * answers with it; parsing fifty stored matches and writing them again was a tenth of what a
+ * page cost the server (docs/PERFORMANCE.md, "Matches API").
+ */
+export async function listMatchesJson(
+  ctx: { db: Database },
+  input: { userId: string; query: ListMatchesQuery },
+): Promise<JsonText<MatchPage>> {
+  const page = await readMatchPage(ctx, input);
+  const items = page.rows.map(storedMatchJson).join(',');
+  return `{"items":[${items}],"nextCursor":${JSON.stringify(page.nextCursor)}}` as JsonText<MatchPage>;
+}
+
+/** A stored match as a page reads it: with its id, and its key in the relevance order. */
+type PageRow = StoredMatchRow & { id: string; key?: number };
+
+/** The stored rows of one page of the feed (at most `limit`), and the cursor of the next. */
+async function readMatchPage(
+  ctx: { db: Database },
+  input: { userId: string; query: ListMatchesQuery },
+): Promise<{ rows: PageRow[]; nextCursor: string | null }> {
   const { monitorId, source, unread, cursor, limit, minRelevance, lowRelevance, sort } =
     input.query;
   const values: SqlValue[] = [input.userId];
@@ -60,13 +93,13 @@ export async function listMatches(
   if (q) {
     const lexemes = searchLexemes(q);
     // Nothing searchable (only punctuation or another script): nothing can be found.
-    if (lexemes.length === 0) return { items: [], nextCursor: null };
+    if (lexemes.length === 0) return { rows: [], nextCursor: null };
     const last = lexemes.length - 1;
     const terms = lexemes.map((lexeme, i) => searchQueryTerm(lexeme, i === last));
     bind((p) => `search @@ ${p}::tsquery`, terms.join(' & '));
   }
   values.push(limit + 1);
-  const text = `select ${STORED_MATCH_COLUMNS}${byRelevance ? `, ${RELEVANCE_KEY} as key` : ''}
+  const text = `select ${STORED_MATCH_COLUMNS}, id::text as id${byRelevance ? `, ${RELEVANCE_KEY} as key` : ''}
     from matches
     where ${conditions.join(' and ')}
     -- NULLS LAST as the indexes are declared (\`.desc()\`): with another null order PostgreSQL
@@ -94,21 +127,12 @@ export async function listMatches(
         ]
           .filter(Boolean)
           .join('_');
-  const rows = await queryRows<StoredMatchRow & { key?: number }>(
-    ctx.db,
-    name ? { name, text } : { text },
-    values,
-  );
-  const items = rows.slice(0, limit).map(storedMatch);
-  const lastRow = rows[limit - 1];
-  const last = items.at(-1);
+  const rows = await queryRows<PageRow>(ctx.db, name ? { name, text } : { text }, values);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
   const nextCursor =
-    rows.length > limit && last
-      ? byRelevance
-        ? `${lastRow?.key ?? 0}-${last.id}`
-        : last.id
-      : null;
-  return { items, nextCursor };
+    rows.length > limit && last ? (byRelevance ? `${last.key ?? 0}-${last.id}` : last.id) : null;
+  return { rows: page, nextCursor };
 }
 
 /** The SQL condition of a signal filter on `matches`, its value at `placeholder`. */

@@ -1,3 +1,4 @@
+import type { JsonText } from '../platform/json-text.ts';
 import type { Match } from '../shared/match.ts';
 
 /**
@@ -32,4 +33,14 @@ export function storedMatch(row: StoredMatchRow): Match {
     relevance: row.relevance,
     relevanceReasons: row.relevance_reasons,
   });
+}
+
+/**
+ * `storedMatch(row)` as JSON text, without parsing the stored JSON: it is an object's text, and
+ * the live fields close it in the order `storedMatch` puts them, so `JSON.parse` of this is
+ * `storedMatch(row)` (tests/integration/api-matches.test.ts holds them equal).
+ */
+export function storedMatchJson(row: StoredMatchRow): JsonText<Match> {
+  const live = `"read":${row.read},"rating":${JSON.stringify(row.rating)},"relevance":${JSON.stringify(row.relevance)},"relevanceReasons":${JSON.stringify(row.relevance_reasons)}`;
+  return `${row.feed_json.slice(0, -1)},${live}}` as JsonText<Match>;
 }

@@ -1,8 +1,10 @@
 import { desc, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { matches } from '../../src/db/schema/matches.ts';
+import { listMatches } from '../../src/matches/list-matches.ts';
 import { matchColumns, toMatch } from '../../src/matches/to-match.ts';
 import {
+  listMatchesQuerySchema,
   type Match,
   matchPageSchema,
   matchSchema,
@@ -79,6 +81,51 @@ describe('/api/matches', () => {
       .orderBy(desc(matches.id));
     expect([...first.items, ...second.items]).toStrictEqual(rows.map(toMatch));
     expect(first.nextCursor).toBe(first.items[0]?.id);
+  });
+
+  test('the HTTP page (stored JSON as text) is the page listMatches reads for MCP, CSV and alert feeds', async () => {
+    const { token } = await signedInUser();
+    await monitor(token, 'textword');
+    await deliverItems(app, [
+      testItem({ title: 'textword one', body: 'a "quoted" body \\ with textword' }),
+      testItem({ source: 'reddit', title: null, body: 'textword in a comment', url: null }),
+      testItem({ source: 'lobsters', title: 'textword three' }),
+    ]);
+    const [rated, read] = (await page(token)).items;
+    if (!rated || !read) throw new Error('expected three matches');
+    const feedback = await app.api(`/api/matches/${rated.id}/feedback`, {
+      token,
+      method: 'PUT',
+      body: { rating: 'relevant' },
+    });
+    expect(feedback.status).toBe(200);
+    const marked = await app.api(`/api/matches/${read.id}`, {
+      token,
+      method: 'PATCH',
+      body: { read: true },
+    });
+    expect(marked.status).toBe(200);
+    const [owner] = await app.database.db
+      .select({ userId: matches.userId })
+      .from(matches)
+      .where(inArray(matches.id, [Number(rated.id)]));
+    const userId = owner?.userId ?? '';
+    const queries: Record<string, string>[] = [
+      {},
+      { sort: 'relevance' },
+      { limit: '2' },
+      { unread: 'false' },
+    ];
+    for (const query of queries) {
+      const search = new URLSearchParams(query);
+      const viaHttp = await page(token, `?${search}`);
+      const parsed = listMatchesQuerySchema.parse(query);
+      const direct = await listMatches({ db: app.database.db }, { userId, query: parsed });
+      expect(viaHttp, JSON.stringify(query)).toStrictEqual(direct);
+    }
+    const ratedNow = (await page(token)).items.find((m) => m.id === rated.id);
+    expect(ratedNow?.rating).toBe('relevant');
+    expect((await page(token)).items.find((m) => m.id === read.id)?.read).toBe(true);
   });
 
   test('filters by monitor, source and unread; searches with q; newest first', async () => {

@@ -7,7 +7,7 @@ import { matchStats } from '../../core/matches/match-stats.ts';
 import { rateMatch } from '../../core/matches/rate-match.ts';
 import { setMatchRead } from '../../core/matches/set-match-read.ts';
 import { exportMatchesCsv } from '../../matches/export-matches-csv.ts';
-import { listMatches } from '../../matches/list-matches.ts';
+import { listMatchesJson } from '../../matches/list-matches.ts';
 import { systemClock } from '../../platform/clock.ts';
 import {
   exportMatchesQuerySchema,
@@ -25,6 +25,7 @@ import {
 } from '../../shared/match.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { createApiRouter, errorResponses, jsonContent, signedIn } from '../http/api-router.ts';
+import { jsonTextResponse } from '../http/json-text-response.ts';
 
 /**
  * /api/matches: the signed-in user's alerts. Every verb is scoped by `auth.claims.sub` inside
@@ -182,7 +183,10 @@ export function createMatchRoutes(deps: Pick<AppDeps, 'database' | 'clock'>) {
   const app = createApiRouter();
   app.openapi(listRoute, async (c) => {
     const input = { userId: c.get('auth').claims.sub, query: c.req.valid('query') };
-    return c.json(await listMatches({ db }, input), 200, { 'Cache-Control': 'no-store' });
+    // The page's JSON text as stored, not parsed and written again (`listMatchesJson`).
+    return jsonTextResponse(c, await listMatchesJson({ db }, input), 200, {
+      'Cache-Control': 'no-store',
+    });
   });
   app.openapi(exportRoute, (c) => {
     const { format: _csv, ...filters } = c.req.valid('query');

@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import { Parser } from 'htmlparser2';
 import { expect, test } from 'vitest';
 import type { Match } from '../shared/match.ts';
 import { alertSubject, renderAlertEmail } from './alert-email.ts';
@@ -160,3 +162,69 @@ test('a hit in the title is marked there, and a post without a body has no snipp
   expect(email.html).toContain('>Show HN: <mark>PGlite</mark> &lt;3</a>');
   expect(email.html).not.toContain('class="snippet"');
 });
+
+test('whatever a post says, the HTML holds it as text: no tag of its own, every character kept', () => {
+  // Strings made of markup's own characters, tags and entities among them.
+  const hostile = fc
+    .array(
+      fc.constantFrom(
+        '<',
+        '>',
+        '&',
+        '"',
+        "'",
+        '<script>alert(1)</script>',
+        '&amp;',
+        '<b>',
+        'x',
+        ' ',
+      ),
+      { minLength: 1, maxLength: 12 },
+    )
+    .map((parts) => `${parts.join('')}z`);
+  fc.assert(
+    fc.property(hostile, hostile, hostile, hostile, (title, snippet, author, name) => {
+      const email = renderAlertEmail({
+        timeZone: 'UTC',
+        monitors: [monitor('a', 'z', 1, name)],
+        listed: [
+          match({ kind: 'post', title, snippet, author, highlights: [], titleHighlights: [] }),
+        ],
+        total: 1,
+        capReached: null,
+        links,
+      });
+      const tags = new Set<string>();
+      const texts: string[] = [];
+      const parser = new Parser(
+        {
+          onopentagname: (tag) => tags.add(tag),
+          ontext: (text) => texts.push(text),
+        },
+        { decodeEntities: true },
+      );
+      parser.end(email.html);
+      expect([...tags].filter((tag) => !EMAIL_TAGS.has(tag))).toEqual([]);
+      const text = texts.join('');
+      for (const value of [title, snippet, author, name]) expect(text).toContain(value.trim());
+    }),
+    { numRuns: 200 },
+  );
+});
+
+/** The elements the alert email is made of; a post's text can add none. */
+const EMAIL_TAGS = new Set([
+  'html',
+  'head',
+  'meta',
+  'title',
+  'style',
+  'body',
+  'div',
+  'p',
+  'h1',
+  'h2',
+  'a',
+  'span',
+  'mark',
+]);

@@ -1,3 +1,5 @@
+import { Fragment, type ReactElement, type ReactNode } from 'react';
+import { html, renderHtmlDocument } from '../platform/html.ts';
 import {
   type AlertEntry,
   describeAlsoOn,
@@ -258,11 +260,16 @@ function starred(segments: readonly Segment[]): string {
   return segments.map((part) => (part.hit ? `*${part.text}*` : part.text)).join('');
 }
 
-/** Text with its hits in `<mark>`, everything escaped, for the HTML part. */
-function marked(segments: readonly Segment[]): string {
-  return segments
-    .map((part) => (part.hit ? `<mark>${escapeHtml(part.text)}</mark>` : escapeHtml(part.text)))
-    .join('');
+/** Text with its hits in `<mark>`, for the HTML part. */
+function marked(segments: readonly Segment[]): ReactNode[] {
+  return segments.map((part, i) =>
+    part.hit ? html`<mark key=${i}>${part.text}</mark>` : part.text,
+  );
+}
+
+/** Parts with a separator between each two (`· ` with no-break spaces, as a line of links). */
+function joined(parts: readonly ReactNode[], separator = ' \u00a0·\u00a0 '): ReactNode[] {
+  return parts.flatMap((part, i) => (i === 0 ? [part] : [separator, part]));
 }
 
 /** The Alerts page filtered to one monitor (an empty id: every match). */
@@ -277,15 +284,6 @@ function oneLine(value: string): string {
 
 function clip(value: string, length: number): string {
   return value.length > length ? `${value.slice(0, length - 1)}…` : value;
-}
-
-export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
 }
 
 /** Only http(s) links from a post reach an href; anything else (javascript:, data:) is dropped. */
@@ -343,100 +341,93 @@ function renderHtmlEntry(
   entry: AlertEntry,
   caughtBy: EmailMonitor[],
   monitorId: string,
-) {
-  const e = escapeHtml;
+): ReactElement {
   const match = entry.lead.match;
   const single = entry.thread === null;
   const permalink = safeHref(entry.thread ? entry.thread.permalink : match.permalink);
   const link = safeHref(match.url);
   const headline = marked(headlineSegments(entry));
-  const title = permalink ? `<a href="${e(permalink)}">${headline}</a>` : headline;
-  const meta = (
-    single
-      ? describeEntry(entry.lead, input.timeZone, (name) => `by ${name}`)
-      : describeConversation(entry, input.timeZone)
-  )
-    .map((part) => e(part))
-    .join(' · ');
+  const meta = single
+    ? describeEntry(entry.lead, input.timeZone, (name) => `by ${name}`)
+    : describeConversation(entry, input.timeZone);
   const caught = describeCaughtBy(caughtBy);
-  const snippets = shownSnippets(entry).map((item) => {
+  const snippets = shownSnippets(entry).map((item, i) => {
     const href = safeHref(item.match.permalink);
-    const by = item.match.author ? ` — ${e(item.match.author)}` : '';
-    const tail = single ? '' : href ? ` <a href="${e(href)}">${by || ' — open'}</a>` : by;
-    return `<p class="snippet">${marked(snippetSegments(item))}${tail}</p>`;
+    const by = item.match.author ? ` — ${item.match.author}` : '';
+    const tail = single
+      ? ''
+      : href
+        ? [' ', html`<a key="open" href=${href}>${by || ' — open'}</a>`]
+        : by;
+    return html`<p key=${i} className="snippet">${marked(snippetSegments(item))}${tail}</p>`;
   });
   const also = describeAlsoOn(entry.alsoOn);
-  const alsoLinks = entry.alsoOn
-    .map((other) => {
-      const href = safeHref(other.permalink);
-      const label = e(
-        other.community
-          ? `${SOURCE_LABELS[other.source]} (${formatCommunity(other.source, other.community)})`
-          : SOURCE_LABELS[other.source],
-      );
-      return href ? `<a href="${e(href)}">${label}</a>` : label;
-    })
-    .join(', ');
+  const alsoLinks = entry.alsoOn.map((other, i) => {
+    const href = safeHref(other.permalink);
+    const label = other.community
+      ? `${SOURCE_LABELS[other.source]} (${formatCommunity(other.source, other.community)})`
+      : SOURCE_LABELS[other.source];
+    return href ? html`<a key=${i} href=${href}>${label}</a>` : label;
+  });
+  const rate = input.links.rate;
   const links = [
-    permalink
-      ? `<a href="${e(permalink)}">${entry.thread ? 'Open the thread' : `Open on ${e(SOURCE_LABELS[match.source])}`}</a>`
-      : '',
-    link && link !== permalink ? `<a href="${e(link)}">Linked page</a>` : '',
-    `<a href="${e(monitorAlertsUrl(input.links.alerts, match.monitorId))}">In Earshot</a>`,
-    input.links.rate ? `<a href="${e(input.links.rate(match.id, 'relevant'))}">Relevant</a>` : '',
-    input.links.rate
-      ? `<a href="${e(input.links.rate(match.id, 'irrelevant'))}">Not relevant</a>`
-      : '',
-  ]
-    .filter(Boolean)
-    .join(' &nbsp;·&nbsp; ');
-  const mutes = (input.muteLinks?.(entry, monitorId) ?? [])
-    .map((mute) => `<a href="${e(mute.href)}">${e(mute.label)}</a>`)
-    .join(' &nbsp;·&nbsp; ');
-  return `<div class="match"><p class="title">${title}</p><p class="meta">${meta}</p>${caught ? `<p class="meta">${e(caught)}</p>` : ''}${snippets.join('')}${also ? `<p class="meta">Also on ${alsoLinks}</p>` : ''}<p class="links">${links}</p>${mutes ? `<p class="mutes">${mutes}</p>` : ''}</div>`;
+    permalink &&
+      html`<a key="open" href=${permalink}>${entry.thread ? 'Open the thread' : `Open on ${SOURCE_LABELS[match.source]}`}</a>`,
+    link && link !== permalink && html`<a key="link" href=${link}>Linked page</a>`,
+    html`<a key="in" href=${monitorAlertsUrl(input.links.alerts, match.monitorId)}>In Earshot</a>`,
+    rate && html`<a key="yes" href=${rate(match.id, 'relevant')}>Relevant</a>`,
+    rate && html`<a key="no" href=${rate(match.id, 'irrelevant')}>Not relevant</a>`,
+  ].filter(Boolean);
+  const mutes = (input.muteLinks?.(entry, monitorId) ?? []).map(
+    (mute, i) => html`<a key=${i} href=${mute.href}>${mute.label}</a>`,
+  );
+  return html`<div className="match">
+    <p className="title">${permalink ? html`<a href=${permalink}>${headline}</a>` : headline}</p>
+    <p className="meta">${meta.join(' · ')}</p>
+    ${caught && html`<p className="meta">${caught}</p>`}
+    ${snippets}
+    ${also && html`<p className="meta">Also on ${joined(alsoLinks, ', ')}</p>`}
+    <p className="links">${joined(links)}</p>
+    ${mutes.length > 0 && html`<p className="mutes">${joined(mutes)}</p>`}
+  </div>`;
 }
 
 function renderHtml(input: AlertEmailInput, subject: string, groups: Group[], more: number) {
-  const e = escapeHtml;
-  const body: string[] = [];
-  if (input.heldOver) body.push(`<p class="notice">${e(heldNotice(input.heldOver))}</p>`);
-  for (const group of groups) {
-    body.push(
-      `<h2><a class="group" href="${e(monitorAlertsUrl(input.links.alerts, group.monitor.id))}">${e(monitorLabel(group.monitor))}</a> <span class="meta">· ${group.monitor.count} new</span></h2>`,
-      `<p class="query">${e(group.monitor.query)}</p>`,
-    );
-    for (const { entry, caughtBy } of group.entries) {
-      body.push(renderHtmlEntry(input, entry, caughtBy, group.monitor.id));
-    }
-  }
-  if (more > 0) {
-    body.push(
-      `<p class="more"><a href="${e(input.links.alerts)}">…and ${more} more in your dashboard</a></p>`,
-    );
-  }
-  if (input.capReached) body.push(`<p class="notice">${e(capNotice(input.capReached))}</p>`);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<meta name="supported-color-schemes" content="light dark">
-<title>${e(subject)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<div class="wrap">
-<div class="card">
-<p class="brand">Earshot</p>
-<h1>${e(subject)}</h1>
-${body.join('\n')}
-<a class="button" href="${e(input.links.alerts)}">See all matches</a>
-</div>
-<p class="foot">You get this email because you set up monitors on Earshot.
-<a href="${e(input.links.settings)}">Change how often</a> · <a href="${e(input.links.unsubscribe)}">Unsubscribe from alert emails</a></p>
-</div>
-</body>
-</html>
-`;
+  const sections = groups.map(
+    (group) => html`<${Fragment} key=${group.monitor.id}>
+      <h2>
+        <a className="group" href=${monitorAlertsUrl(input.links.alerts, group.monitor.id)}>${monitorLabel(group.monitor)}</a>
+        ${' '}<span className="meta">· ${group.monitor.count} new</span>
+      </h2>
+      <p className="query">${group.monitor.query}</p>
+      ${group.entries.map(({ entry, caughtBy }, i) => html`<${Fragment} key=${i}>${renderHtmlEntry(input, entry, caughtBy, group.monitor.id)}<//>`)}
+    <//>`,
+  );
+  return renderHtmlDocument(html`<html lang="en">
+    <head>
+      <meta charSet="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <meta name="color-scheme" content="light dark" />
+      <meta name="supported-color-schemes" content="light dark" />
+      <title>${subject}</title>
+      <style dangerouslySetInnerHTML=${{ __html: STYLE }} />
+    </head>
+    <body>
+      <div className="wrap">
+        <div className="card">
+          <p className="brand">Earshot</p>
+          <h1>${subject}</h1>
+          ${input.heldOver ? html`<p className="notice">${heldNotice(input.heldOver)}</p>` : null}
+          ${sections}
+          ${more > 0 && html`<p className="more"><a href=${input.links.alerts}>…and ${more} more in your dashboard</a></p>`}
+          ${input.capReached && html`<p className="notice">${capNotice(input.capReached)}</p>`}
+          <a className="button" href=${input.links.alerts}>See all matches</a>
+        </div>
+        <p className="foot">
+          You get this email because you set up monitors on Earshot.${' '}
+          <a href=${input.links.settings}>Change how often</a> · <a href=${input.links.unsubscribe}>Unsubscribe from alert emails</a>
+        </p>
+      </div>
+    </body>
+  </html>`);
 }

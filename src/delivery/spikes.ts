@@ -3,10 +3,11 @@ import { rowsOf } from '../db/client.ts';
 import { matches } from '../db/schema/matches.ts';
 import { monitors } from '../db/schema/monitors.ts';
 import { users } from '../db/schema/users.ts';
+import { html, renderHtmlDocument } from '../platform/html.ts';
 import { threadPermalink } from '../shared/alert-entries.ts';
 import type { SourceName } from '../shared/sources.ts';
 import { isTimeZone } from '../shared/user.ts';
-import { escapeHtml, monitorLabel } from './alert-email.ts';
+import { monitorLabel } from './alert-email.ts';
 import { type DeliveryContext, deliveryLinks, unsubscribeHeaders } from './delivery-context.ts';
 import { queueMessage } from './outbox.ts';
 import { localDay } from './schedule.ts';
@@ -177,7 +178,25 @@ function renderSpikeEmail(input: {
     `Unsubscribe from alert emails: ${input.unsubscribe}`,
     '',
   ];
-  const e = escapeHtml;
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${e(subject)}</title></head><body><h1>${e(subject)}</h1><p>${e(`${input.today} mentions today, ${usual} over the last 14 days. Where the talk is:`)}</p><ul>${input.top.map((row) => `<li>${/^https?:\/\//.test(row.permalink) ? `<a href="${e(row.permalink)}">${e(row.title ?? 'A thread')}</a>` : e(row.title ?? 'A thread')} (${row.n})</li>`).join('')}</ul><p><a href="${e(input.alerts)}">See them all</a></p><p><a href="${e(input.unsubscribe)}">Unsubscribe from alert emails</a></p></body></html>`;
-  return { subject, text: lines.join('\n'), html };
+  const top = input.top.map((row, i) => {
+    const title = row.title ?? 'A thread';
+    const link = /^https?:\/\//.test(row.permalink)
+      ? html`<a href=${row.permalink}>${title}</a>`
+      : title;
+    return html`<li key=${i}>${link} (${row.n})</li>`;
+  });
+  const body = renderHtmlDocument(html`<html lang="en">
+    <head>
+      <meta charSet="utf-8" />
+      <title>${subject}</title>
+    </head>
+    <body>
+      <h1>${subject}</h1>
+      <p>${input.today} mentions today, ${usual} over the last 14 days. Where the talk is:</p>
+      <ul>${top}</ul>
+      <p><a href=${input.alerts}>See them all</a></p>
+      <p><a href=${input.unsubscribe}>Unsubscribe from alert emails</a></p>
+    </body>
+  </html>`);
+  return { subject, text: lines.join('\n'), html: body };
 }

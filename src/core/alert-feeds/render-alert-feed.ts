@@ -6,7 +6,8 @@ import {
   type JsonFeed,
   type RssFeed,
 } from 'feedsmith';
-import { escapeHtml } from '../../delivery/alert-email.ts';
+import { Fragment } from 'react';
+import { html, renderHtmlFragment } from '../../platform/html.ts';
 import type { AlertFeedFormat } from '../../shared/alert-feeds.ts';
 import { highlightSegments } from '../../shared/highlight-segments.ts';
 import type { Match } from '../../shared/match.ts';
@@ -78,11 +79,9 @@ function toEntry(group: MatchGroup): Entry {
   const { match } = group;
   const siteLabel = SOURCE_LABELS[match.source];
   const place = match.community ? `${siteLabel} · ${match.community}` : siteLabel;
-  const snippet = highlightSegments(group.snippet, group.highlights)
-    .map((segment) =>
-      segment.hit ? `<mark>${escapeHtml(segment.text)}</mark>` : escapeHtml(segment.text),
-    )
-    .join('');
+  const snippet = highlightSegments(group.snippet, group.highlights).map((segment, i) =>
+    segment.hit ? html`<mark key=${i}>${segment.text}</mark>` : segment.text,
+  );
   return {
     id: match.permalink,
     title: matchHeadline(match).text,
@@ -92,7 +91,9 @@ function toEntry(group: MatchGroup): Entry {
     updated: new Date(match.matchedAt),
     site: match.source,
     siteLabel,
-    html: `${snippet ? `<p>${snippet}</p>` : ''}<p>${escapeHtml(place)}</p>`,
+    html: renderHtmlFragment(
+      html`<${Fragment}>${snippet.length > 0 && html`<p>${snippet}</p>`}<p>${place}</p><//>`,
+    ),
     text: group.snippet ? `${group.snippet}\n\n${place}` : place,
   };
 }

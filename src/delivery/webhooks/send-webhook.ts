@@ -3,8 +3,9 @@ import { deliveryOutbox, monitorWebhooks, type OutboxRow } from '../../db/schema
 import { monitors } from '../../db/schema/monitors.ts';
 import { users } from '../../db/schema/users.ts';
 import { describeError } from '../../platform/describe-error.ts';
+import { html, renderHtmlDocument } from '../../platform/html.ts';
 import { ForbiddenAddressError } from '../../platform/public-address.ts';
-import { escapeHtml, monitorLabel } from '../alert-email.ts';
+import { monitorLabel } from '../alert-email.ts';
 import { type DeliveryContext, deliveryLinks } from '../delivery-context.ts';
 import type { SendOutcome } from '../drain-outbox.ts';
 import { type OutboxMessage, queueMessage, readPayload } from '../outbox.ts';
@@ -127,7 +128,17 @@ async function pausedNotice(
     'Matches keep arriving in your dashboard meanwhile.',
     '',
   ].join('\n');
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="color-scheme" content="light dark"></head><body style="font-family:-apple-system,Segoe UI,Roboto,sans-serif;line-height:1.5;padding:16px"><p>Earshot stopped calling the webhook of your monitor “${escapeHtml(label)}”.</p><p>${escapeHtml(reason)}</p><p><a href="${escapeHtml(links.monitors)}">Open the Monitors page</a> to check the address and save the webhook again. Matches keep arriving in your dashboard meanwhile.</p></body></html>`;
+  const body = renderHtmlDocument(html`<html lang="en">
+    <head>
+      <meta charSet="utf-8" />
+      <meta name="color-scheme" content="light dark" />
+    </head>
+    <body style=${{ fontFamily: '-apple-system,Segoe UI,Roboto,sans-serif', lineHeight: 1.5, padding: '16px' }}>
+      <p>Earshot stopped calling the webhook of your monitor “${label}”.</p>
+      <p>${reason}</p>
+      <p><a href=${links.monitors}>Open the Monitors page</a>${' to check the address and save the webhook again. Matches keep arriving in your dashboard meanwhile.'}</p>
+    </body>
+  </html>`);
   return {
     channel: 'email',
     purpose: 'notice',
@@ -135,6 +146,6 @@ async function pausedNotice(
     monitorId,
     about: monitorId,
     unique: `paused ${now.toISOString()}`,
-    payload: { to: owner.email, subject, text, html, headers: {} },
+    payload: { to: owner.email, subject, text, html: body, headers: {} },
   };
 }

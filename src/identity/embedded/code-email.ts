@@ -1,4 +1,5 @@
 import type { IdpCodePurpose } from '../../db/schema/identity.ts';
+import { html, renderHtmlDocument } from '../../platform/html.ts';
 import type { MailMessage } from '../../platform/mailer.ts';
 
 const CODE_EMAIL_SUBJECT = 'Your Earshot verification code';
@@ -41,17 +42,19 @@ export function composeCodeEmail(options: {
     '— Earshot',
     '',
   ].join('\n');
-  const html = `<!doctype html>
-<html lang="en"><body style="margin:0;padding:24px;background:#f6f7f9;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#111827">
-<div style="max-width:480px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px">
-<p style="margin:0 0 16px;font-size:16px">${lead}</p>
-<p style="margin:0 0 8px;font-size:14px;color:#4b5563">Your verification code</p>
-<p style="margin:0 0 24px;font-size:36px;font-weight:700;letter-spacing:8px;font-family:ui-monospace,Menlo,Consolas,monospace">${options.code}</p>
-<p style="margin:0 0 16px;font-size:14px;color:#4b5563">The code works once and expires in ${validity}.</p>
-<p style="margin:0;font-size:13px;color:#6b7280">${ignore}</p>
-</div></body></html>
-`;
-  return { to: { address: options.to }, subject: CODE_EMAIL_SUBJECT, text, html };
+  const muted = { margin: '0 0 16px', fontSize: '14px', color: '#4b5563' };
+  const body = renderHtmlDocument(html`<html lang="en">
+    <body style=${{ margin: 0, padding: '24px', background: '#f6f7f9', fontFamily: 'system-ui,-apple-system,Segoe UI,Roboto,sans-serif', color: '#111827' }}>
+      <div style=${{ maxWidth: '480px', margin: '0 auto', background: '#ffffff', borderRadius: '12px', padding: '32px' }}>
+        <p style=${{ margin: '0 0 16px', fontSize: '16px' }}>${lead}</p>
+        <p style=${{ ...muted, margin: '0 0 8px' }}>Your verification code</p>
+        <p style=${{ margin: '0 0 24px', fontSize: '36px', fontWeight: 700, letterSpacing: '8px', fontFamily: 'ui-monospace,Menlo,Consolas,monospace' }}>${options.code}</p>
+        <p style=${muted}>The code works once and expires in ${validity}.</p>
+        <p style=${{ margin: 0, fontSize: '13px', color: '#6b7280' }}>${ignore}</p>
+      </div>
+    </body>
+  </html>`);
+  return { to: { address: options.to }, subject: CODE_EMAIL_SUBJECT, text, html: body };
 }
 
 function describeDuration(seconds: number): string {

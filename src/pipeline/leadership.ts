@@ -134,7 +134,7 @@ export function createLeadership(
     for (const lease of wanted) {
       if (lease.running && lease.group) held.set(lease.group, (held.get(lease.group) ?? 0) + 1);
     }
-    if (!(await handBackOverBudget(connection, held))) return;
+    if (!(await handBackOverBudget(connection, wanted, held, logger))) return;
     for (const lease of wanted) {
       if (lease.running || stopped) continue;
       if (lease.group && (held.get(lease.group) ?? 0) >= lease.group.max) {
@@ -150,52 +150,6 @@ export function createLeadership(
         if (lease.group) held.set(lease.group, (held.get(lease.group) ?? 0) + 1);
       }
     }
-  }
-
-  /**
-   * A lease taken over budget (an orphan nobody else took) is handed back, one a round, once
-   * enough processes that want such leases are connected to hold all of them within budget: a
-   * worker started after another took every shard gets its share at its next round. False when
-   * the database could not say.
-   */
-  async function handBackOverBudget(
-    connection: pg.Client,
-    held: Map<Group, number>,
-  ): Promise<boolean> {
-    for (const [group, count] of held) {
-      if (count <= group.max) continue;
-      const members = wanted.filter((lease) => lease.group === group);
-      let processes: number;
-      try {
-        const result = await connection.query<{ n: number }>(
-          `select count(*)::int as n from pg_stat_activity
-             where application_name = $1 and datname = current_database()`,
-          [GROUP_LEASES_APPLICATION],
-        );
-        processes = result.rows[0]?.n ?? 1;
-      } catch {
-        return false;
-      }
-      if (processes * group.max < members.length) continue;
-      const extra = members.findLast((lease) => lease.running);
-      if (!extra?.running) continue;
-      const run = extra.running;
-      run.abort.abort();
-      await run.done;
-      extra.running = null;
-      extra.orphanTicks = 0;
-      try {
-        await connection.query('select pg_advisory_unlock($1, $2)', [
-          ADVISORY_LOCKS.leaseClass,
-          extra.key,
-        ]);
-      } catch {
-        return false;
-      }
-      held.set(group, count - 1);
-      logger.info({ lease: extra.name, process: PROCESS_NAME }, 'handed back a lease over budget');
-    }
-    return true;
   }
 
   const schedule = (delay: number) => {
@@ -237,6 +191,54 @@ export function createLeadership(
       client = null;
     },
   };
+}
+
+/**
+ * A lease taken over budget (an orphan nobody else took) is handed back, one a round, once
+ * enough processes that want such leases are connected to hold all of them within budget: a
+ * worker started after another took every shard gets its share at its next round. False when
+ * the database could not say.
+ */
+async function handBackOverBudget(
+  connection: pg.Client,
+  wanted: readonly Wanted[],
+  held: Map<Group, number>,
+  logger: PipelineLogger,
+): Promise<boolean> {
+  for (const [group, count] of held) {
+    if (count <= group.max) continue;
+    const members = wanted.filter((lease) => lease.group === group);
+    let processes: number;
+    try {
+      const result = await connection.query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity
+           where application_name = $1 and datname = current_database()`,
+        [GROUP_LEASES_APPLICATION],
+      );
+      processes = result.rows[0]?.n ?? 1;
+    } catch {
+      return false;
+    }
+    if (processes * group.max < members.length) continue;
+    const extra = members.findLast((lease) => lease.running);
+    if (!extra?.running) continue;
+    const run = extra.running;
+    run.abort.abort();
+    await run.done;
+    extra.running = null;
+    extra.orphanTicks = 0;
+    try {
+      await connection.query('select pg_advisory_unlock($1, $2)', [
+        ADVISORY_LOCKS.leaseClass,
+        extra.key,
+      ]);
+    } catch {
+      return false;
+    }
+    held.set(group, count - 1);
+    logger.info({ lease: extra.name, process: PROCESS_NAME }, 'handed back a lease over budget');
+  }
+  return true;
 }
 
 /** A connection of its own for the session locks, listening on every channel asked for. */

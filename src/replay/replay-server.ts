@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer } from 'ws';
 import type { SourceName } from '../shared/sources.ts';
 import { REPLAY_SITES } from '../sources/registry.ts';
-import type { ReplayAnswer, ReplayClock } from '../sources/replay-site.ts';
+import type { RawRecord, ReplayAnswer, ReplayClock } from '../sources/replay-site.ts';
 import type { ReplayCorpus } from './corpus.ts';
 import { createHackerNewsReplay } from './hacker-news-replay.ts';
 import { createLobstersReplay } from './lobsters-replay.ts';
@@ -110,7 +110,7 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
   const reddit = options.corpus.reddit.slice(0, cap);
   const { lobstersStories, lobstersComments } = options.corpus;
   // The sites whose replay lives in their folder, each under its own path prefix.
-  const sites = REPLAY_SITES.map(({ name, replay }) => ({
+  const sites: ReplaySiteRecords[] = REPLAY_SITES.map(({ name, replay }) => ({
     name,
     replay,
     records: (options.corpus.sites[name] ?? []).slice(0, cap),
@@ -162,7 +162,7 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
           )
         : null;
     if (site && eventStream && streamFrom !== null) {
-      sendEvents(response, site.name, streamFrom, (index) =>
+      sendEvents(context, response, site.name, streamFrom, (index) =>
         eventStream.event(site.records, index, revealOf(site.name)),
       );
       return;
@@ -214,94 +214,10 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
     );
   }
 
-  // A site's server-sent events (Mastodon's streaming API): the records revealed from where the
-  // stream starts, as they are revealed, with a heartbeat comment every 10 s. It takes no fault
-  // but a drop queued for the site (the polls' faults stay theirs), which cuts it.
-  function sendEvents(
-    response: ServerResponse,
-    name: ReplayStream,
-    from: number,
-    event: (index: number) => string,
-  ): void {
-    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    response.write(':)\n\n');
-    let next = from;
-    let beat = Date.now();
-    const timer = setInterval(() => {
-      if (faults.pending(name, ['drop'])) {
-        faults.take(name, false);
-        clearInterval(timer);
-        response.socket?.destroy();
-        return;
-      }
-      const revealedNow = revealed(name);
-      while (next < revealedNow && response.writableLength < 1_048_576) {
-        response.write(event(next));
-        next++;
-      }
-      if (Date.now() - beat > 10_000) {
-        beat = Date.now();
-        response.write(':thump\n\n');
-      }
-    }, 20);
-    response.on('close', () => clearInterval(timer));
-  }
-
-  // A site read over a WebSocket (Jetstream): each connection is sent the records revealed
-  // from where it starts, as they are revealed. A queued fault is taken by the upgrade (a status
-  // refuses it, a drop cuts it) or by the next message (a drop cuts the connection, a non-JSON
-  // answer becomes a frame that is not JSON).
+  const context: ReplayContext = { faults, revealed, siteAt, revealOf };
   const websockets = new WebSocketServer({ noServer: true, perMessageDeflate: false });
-  function upgrade(request: IncomingMessage, socket: Socket, head: Buffer): void {
-    const url = new URL(request.url ?? '/', 'http://replay');
-    const site = siteAt(url.pathname);
-    const stream = site?.replay.websocket;
-    const route = site ? url.pathname.slice(site.replay.prefix.length) : '';
-    const clockOf = site ? revealOf(site.name) : null;
-    const start =
-      site && stream && clockOf
-        ? stream.start({ path: route, query: url.searchParams }, site.records, clockOf)
-        : null;
-    if (!site || !stream || !clockOf || start === null) {
-      socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n');
-      return;
-    }
-    const fault = faults.take(site.name, false);
-    if (fault?.kind === 'drop') {
-      socket.destroy();
-      return;
-    }
-    if (fault?.kind === 'status') {
-      const retry = fault.retryAfter === undefined ? '' : `retry-after: ${fault.retryAfter}\r\n`;
-      socket.end(`HTTP/1.1 ${fault.status} Fault\r\n${retry}connection: close\r\n\r\n`);
-      return;
-    }
-    websockets.handleUpgrade(request, socket, head, (ws) => {
-      let next = start;
-      if (fault?.kind === 'html' || fault?.kind === 'truncate') ws.send('<html>Bad gateway</html>');
-      const timer = setInterval(() => {
-        const revealedNow = clockOf.revealed();
-        // Sent while the client reads: a paused client lets the socket's buffer fill, not ours.
-        while (next < revealedNow && ws.bufferedAmount < 1_048_576) {
-          if (faults.pending(site.name, ['drop', 'html', 'truncate'])) {
-            const now = faults.take(site.name, true);
-            if (now?.kind === 'drop') {
-              ws.terminate();
-              return;
-            }
-            if (now?.kind === 'html' || now?.kind === 'truncate') {
-              ws.send('<html>Bad gateway</html>');
-              continue;
-            }
-          }
-          ws.send(stream.message(site.records, next, clockOf));
-          next++;
-        }
-      }, 20);
-      ws.on('close', () => clearInterval(timer));
-      ws.on('error', () => clearInterval(timer));
-    });
-  }
+  const upgrade = (request: IncomingMessage, socket: Socket, head: Buffer) =>
+    upgradeToWebSocket(context, websockets, request, socket, head);
 
   const sockets = new Set<Socket>();
   let server: Server = createServer();
@@ -361,6 +277,112 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
 }
 
 /** The target of a path of the three sites the replay serves itself. */
+/** A site whose replay lives in its folder, with the records it replays. */
+type ReplaySiteRecords = (typeof REPLAY_SITES)[number] & { records: readonly RawRecord[] };
+
+/** What the replay's streaming answers read of the replay: its faults, clock and sites. */
+type ReplayContext = {
+  faults: ReturnType<typeof createReplayFaults>;
+  revealed: (stream: ReplayStream) => number;
+  siteAt: (pathname: string) => ReplaySiteRecords | undefined;
+  revealOf: (stream: ReplayStream) => ReplayClock;
+};
+
+// A site's server-sent events (Mastodon's streaming API): the records revealed from where the
+// stream starts, as they are revealed, with a heartbeat comment every 10 s. It takes no fault
+// but a drop queued for the site (the polls' faults stay theirs), which cuts it.
+function sendEvents(
+  { faults, revealed }: ReplayContext,
+  response: ServerResponse,
+  name: ReplayStream,
+  from: number,
+  event: (index: number) => string,
+): void {
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  response.write(':)\n\n');
+  let next = from;
+  let beat = Date.now();
+  const timer = setInterval(() => {
+    if (faults.pending(name, ['drop'])) {
+      faults.take(name, false);
+      clearInterval(timer);
+      response.socket?.destroy();
+      return;
+    }
+    const revealedNow = revealed(name);
+    while (next < revealedNow && response.writableLength < 1_048_576) {
+      response.write(event(next));
+      next++;
+    }
+    if (Date.now() - beat > 10_000) {
+      beat = Date.now();
+      response.write(':thump\n\n');
+    }
+  }, 20);
+  response.on('close', () => clearInterval(timer));
+}
+
+// A site read over a WebSocket (Jetstream): each connection is sent the records revealed
+// from where it starts, as they are revealed. A queued fault is taken by the upgrade (a status
+// refuses it, a drop cuts it) or by the next message (a drop cuts the connection, a non-JSON
+// answer becomes a frame that is not JSON).
+function upgradeToWebSocket(
+  { faults, siteAt, revealOf }: ReplayContext,
+  websockets: WebSocketServer,
+  request: IncomingMessage,
+  socket: Socket,
+  head: Buffer,
+): void {
+  const url = new URL(request.url ?? '/', 'http://replay');
+  const site = siteAt(url.pathname);
+  const stream = site?.replay.websocket;
+  const route = site ? url.pathname.slice(site.replay.prefix.length) : '';
+  const clockOf = site ? revealOf(site.name) : null;
+  const start =
+    site && stream && clockOf
+      ? stream.start({ path: route, query: url.searchParams }, site.records, clockOf)
+      : null;
+  if (!site || !stream || !clockOf || start === null) {
+    socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n');
+    return;
+  }
+  const fault = faults.take(site.name, false);
+  if (fault?.kind === 'drop') {
+    socket.destroy();
+    return;
+  }
+  if (fault?.kind === 'status') {
+    const retry = fault.retryAfter === undefined ? '' : `retry-after: ${fault.retryAfter}\r\n`;
+    socket.end(`HTTP/1.1 ${fault.status} Fault\r\n${retry}connection: close\r\n\r\n`);
+    return;
+  }
+  websockets.handleUpgrade(request, socket, head, (ws) => {
+    let next = start;
+    if (fault?.kind === 'html' || fault?.kind === 'truncate') ws.send('<html>Bad gateway</html>');
+    const timer = setInterval(() => {
+      const revealedNow = clockOf.revealed();
+      // Sent while the client reads: a paused client lets the socket's buffer fill, not ours.
+      while (next < revealedNow && ws.bufferedAmount < 1_048_576) {
+        if (faults.pending(site.name, ['drop', 'html', 'truncate'])) {
+          const now = faults.take(site.name, true);
+          if (now?.kind === 'drop') {
+            ws.terminate();
+            return;
+          }
+          if (now?.kind === 'html' || now?.kind === 'truncate') {
+            ws.send('<html>Bad gateway</html>');
+            continue;
+          }
+        }
+        ws.send(stream.message(site.records, next, clockOf));
+        next++;
+      }
+    }, 20);
+    ws.on('close', () => clearInterval(timer));
+    ws.on('error', () => clearInterval(timer));
+  });
+}
+
 function targetOf(pathname: string): FaultTarget {
   if (pathname.startsWith('/v0/')) return 'hackernews';
   if (pathname === '/api/v1/access_token') return 'token';

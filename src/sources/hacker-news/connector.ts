@@ -15,6 +15,8 @@ export type HackerNewsCursor = {
   readonly late: readonly (readonly [id: number, since: number])[];
 };
 
+/** `/maxitem.json`: the newest id. */
+const maxItemSchema = z.number().int().nonnegative();
 const cursorSchema = z.object({
   next: z.number().int().positive(),
   late: z.array(z.tuple([z.number().int().positive(), z.number()])).default([]),
@@ -54,7 +56,7 @@ export function createHackerNewsSource(options: HackerNewsSourceOptions): Source
     },
     async fetchNew(cursor, signal): Promise<SourceBatch<HackerNewsCursor>> {
       const { json } = await options.http.getJson(`${base}/maxitem.json`, { signal });
-      const max = z.number().int().nonnegative().safeParse(json);
+      const max = maxItemSchema.safeParse(json);
       if (!max.success) {
         throw new SourceError(
           'malformed',

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { HttpClient, JsonResponse } from '../http/http-client.ts';
 import type { NormalisedItem } from '../normalised-item.ts';
 import { countSkip, type Source, type SourceBatch, SourceError } from '../source.ts';
-import { listRedditThings, normaliseRedditThing } from './normalise.ts';
+import { listRedditThings, normaliseRedditThing, thingNameSchema } from './normalise.ts';
 import type { AppOnlyToken } from './oauth.ts';
 
 /**
@@ -99,7 +99,7 @@ export function createRedditSource(options: RedditSourceOptions): Source<RedditC
     const { json } = await get(`${path}?limit=1&raw_json=1`, signal);
     const things = listRedditThings(json);
     if (things.length === 0) return null;
-    const name = z.object({ data: z.object({ name: z.string() }) }).safeParse(things[0]);
+    const name = thingNameSchema.safeParse(things[0]);
     if (!name.success) throw new SourceError('malformed', `${path} listed nothing readable`);
     const id = fromBase36(name.data.data.name.replace(/^t[13]_/u, ''));
     head[kind] = Math.max(head[kind], id);
@@ -131,7 +131,7 @@ export function createRedditSource(options: RedditSourceOptions): Source<RedditC
         let last = from;
         for (const thing of listRedditThings(json)) {
           const result = normaliseRedditThing(thing);
-          const name = z.object({ data: z.object({ name: z.string() }) }).safeParse(thing);
+          const name = thingNameSchema.safeParse(thing);
           const id = name.success ? fromBase36(name.data.data.name.replace(/^t[13]_/u, '')) : NaN;
           if (Number.isFinite(id) && id > from && id <= from + WINDOW) last = Math.max(last, id);
           if (result.status === 'item') items.push(result.item);

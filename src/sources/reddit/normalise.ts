@@ -39,6 +39,12 @@ const commentSchema = z.object({
 
 const GONE = new Set(['[deleted]', '[removed]']);
 
+// Made once: zod compiles a schema on its first parse, which is most of a parse's cost.
+const listingSchema = z.object({ children: z.array(z.unknown()) });
+const repliesSchema = z.object({ replies: z.unknown() });
+/** A thing's fullname (`t3_…`, `t1_…`), which its id is read from. */
+export const thingNameSchema = z.object({ data: z.object({ name: z.string() }) });
+
 /**
  * The things of a Reddit answer, in order: a Listing, the `[post Listing, comment Listing]`
  * pair of `/comments/<id>`, with nested `replies` flattened after their parent.
@@ -54,12 +60,12 @@ export function listRedditThings(json: unknown): unknown[] {
     if (!thing.success) return;
     const data = thing.data.data;
     if (thing.data.kind === 'Listing') {
-      const listing = z.object({ children: z.array(z.unknown()) }).safeParse(data);
+      const listing = listingSchema.safeParse(data);
       if (listing.success) visit(listing.data.children);
       return;
     }
     things.push(node);
-    const replies = z.object({ replies: z.unknown() }).safeParse(data);
+    const replies = repliesSchema.safeParse(data);
     if (replies.success) visit(replies.data.replies);
   };
   visit(json);

@@ -56,8 +56,28 @@ export async function startAppProcess(
     exitWithParent?: boolean;
   } = {},
 ): Promise<AppProcess> {
-  const port = await freePort();
   const dataDir = options.dataDir ?? createDataDir({ migrated: true });
+  // A free port can be taken by another process between `freePort` and the app's listen (the
+  // test workers start servers on ephemeral ports all the time): the app then stops with "is
+  // already in use", and starts again on another port.
+  for (let attempt = 1; ; attempt++) {
+    const port = options.env?.PORT ? Number(options.env.PORT) : await freePort();
+    const app = await launch({ ...options, dataDir, port });
+    if (app !== 'port taken') return app;
+    if (options.env?.PORT || attempt >= 5) {
+      throw new Error(`The app could not listen: port ${port} is already in use.`);
+    }
+  }
+}
+
+async function launch(options: {
+  env?: Record<string, string>;
+  dataDir: string;
+  port: number;
+  timeoutMs?: number;
+  exitWithParent?: boolean;
+}): Promise<AppProcess | 'port taken'> {
+  const { dataDir, port } = options;
   let output = '';
   const preload = options.exitWithParent ? ['--import', EXIT_WITH_PARENT] : [];
   const child = spawn(NODE, [...preload, 'src/main.ts'], {
@@ -86,11 +106,13 @@ export async function startAppProcess(
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   for (;;) {
     if (child.exitCode !== null) {
+      if (/port \d+ is already in use/.test(output)) return 'port taken';
       throw new Error(`The app exited with code ${child.exitCode} before answering:\n${output}`);
     }
     try {
-      const response = await fetch(`${url}/api/health`);
-      if (response.ok) break;
+      // Bounded: on a port another program holds, a request may be accepted and never answered.
+      const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
+      if (response.ok && child.exitCode === null) break;
     } catch {
       // Not listening yet.
     }
@@ -101,7 +123,7 @@ export async function startAppProcess(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
-  return {
+  const app: AppProcess = {
     url,
     port,
     dataDir,
@@ -117,6 +139,7 @@ export async function startAppProcess(
       return { code, ms: Date.now() - started };
     },
   };
+  return app;
 }
 
 /** Runs the entry expecting it to fail at start; resolves with its exit code and output. */

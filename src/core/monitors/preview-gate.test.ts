@@ -27,9 +27,11 @@ describe('the previews’ gate', () => {
         spans.push({ start, end: performance.now() });
       });
     await Promise.all([step(), step(), step(), step()]);
-    const busy = spans.reduce((sum, span) => sum + span.end - span.start, 0);
+    // Each step and the rest after it: from the first step's start to the last one's.
+    const rested = spans.slice(0, -1);
+    const busy = rested.reduce((sum, span) => sum + span.end - span.start, 0);
     const first = spans[0]?.start ?? 0;
-    const last = spans.at(-1)?.end ?? 0;
+    const last = spans.at(-1)?.start ?? 0;
     for (let i = 1; i < spans.length; i++) {
       const gap = (spans[i]?.start ?? 0) - (spans[i - 1]?.end ?? 0);
       // 25%: each step is followed by three times its length of rest.
@@ -37,9 +39,10 @@ describe('the previews’ gate', () => {
         3 * ((spans[i - 1]?.end ?? 0) - (spans[i - 1]?.start ?? 0)) - 2,
       );
     }
-    // Four steps and the three rests between them: at most 4 / (4 + 3 × 3) of the time busy
-    // (a late timer only makes a rest longer).
-    expect(busy / (last - first)).toBeLessThanOrEqual(4 / 13 + 0.005);
+    // The first three steps and their rests: at most a quarter of that time busy (a late timer
+    // only makes a rest longer). The last step has no rest after it yet, and a slow one on a busy
+    // machine says nothing of the share (it failed a bound that counted it: 0.3130 > 4 / 13).
+    expect(busy / (last - first)).toBeLessThanOrEqual(0.25 + 0.005);
   });
 
   test('a step cancelled while it waits gives up at once and never runs', async () => {

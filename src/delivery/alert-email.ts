@@ -381,7 +381,8 @@ function renderHtmlEntry(
   const mutes = (input.muteLinks?.(entry, monitorId) ?? []).map(
     (mute, i) => html`<a key=${i} href=${mute.href}>${mute.label}</a>`,
   );
-  return html`<div className="match">
+  // Keyed by its lead match, which no other entry has: the entries are a list.
+  return html`<div key=${match.id} className="match">
     <p className="title">${permalink ? html`<a href=${permalink}>${headline}</a>` : headline}</p>
     <p className="meta">${meta.join(' · ')}</p>
     ${caught && html`<p className="meta">${caught}</p>`}
@@ -400,7 +401,7 @@ function renderHtml(input: AlertEmailInput, subject: string, groups: Group[], mo
         ${' '}<span className="meta">· ${group.monitor.count} new</span>
       </h2>
       <p className="query">${group.monitor.query}</p>
-      ${group.entries.map(({ entry, caughtBy }, i) => html`<${Fragment} key=${i}>${renderHtmlEntry(input, entry, caughtBy, group.monitor.id)}<//>`)}
+      ${group.entries.map(({ entry, caughtBy }) => renderHtmlEntry(input, entry, caughtBy, group.monitor.id))}
     <//>`,
   );
   return renderHtmlDocument(html`<html lang="en">

@@ -17,30 +17,35 @@ export type StoredMatchRow = {
 export const STORED_MATCH_COLUMNS =
   'feed_json, read_at is not null as read, rating, relevance, relevance_reasons';
 
+/** The fields of a match that its stored JSON leaves out, read beside it; the schema's last. */
+type ChangingFields = Pick<Match, 'read' | 'rating' | 'relevance' | 'relevanceReasons'>;
+
+function changingFields(row: StoredMatchRow): ChangingFields {
+  return {
+    read: row.read,
+    rating: row.rating,
+    relevance: row.relevance,
+    relevanceReasons: row.relevance_reasons,
+  };
+}
+
 /**
  * The wire match of a stored row: the JSON written with it (`matches.feed_json`, by
  * `match_feed_json`, derived from `matchSchema`: every field but those that change, in the
  * schema's order), then the read flag and the live fields, which are the schema's last.
  */
 export function storedMatch(row: StoredMatchRow): Match {
-  const stored: Omit<Match, 'read' | 'rating' | 'relevance' | 'relevanceReasons'> = JSON.parse(
-    row.feed_json,
-  );
+  const stored: Omit<Match, keyof ChangingFields> = JSON.parse(row.feed_json);
   // Onto the parsed object rather than a copy of it: the feed page does this fifty times.
-  return Object.assign(stored, {
-    read: row.read,
-    rating: row.rating,
-    relevance: row.relevance,
-    relevanceReasons: row.relevance_reasons,
-  });
+  return Object.assign(stored, changingFields(row));
 }
 
 /**
  * `storedMatch(row)` as JSON text, without parsing the stored JSON: it is an object's text, and
- * the live fields close it in the order `storedMatch` puts them, so `JSON.parse` of this is
- * `storedMatch(row)` (tests/integration/api-matches.test.ts holds them equal).
+ * the same fields close it in the same order, so `JSON.parse` of this is `storedMatch(row)`
+ * (tests/integration/api-matches.test.ts holds them equal).
  */
 export function storedMatchJson(row: StoredMatchRow): JsonText<Match> {
-  const live = `"read":${row.read},"rating":${JSON.stringify(row.rating)},"relevance":${JSON.stringify(row.relevance)},"relevanceReasons":${JSON.stringify(row.relevance_reasons)}`;
-  return `${row.feed_json.slice(0, -1)},${live}}` as JsonText<Match>;
+  const changing = JSON.stringify(changingFields(row));
+  return `${row.feed_json.slice(0, -1)},${changing.slice(1)}` as JsonText<Match>;
 }

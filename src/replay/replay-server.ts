@@ -276,7 +276,6 @@ export async function startReplay(options: ReplayOptions): Promise<ReplayServer>
   };
 }
 
-/** The target of a path of the three sites the replay serves itself. */
 /** A site whose replay lives in its folder, with the records it replays. */
 type ReplaySiteRecords = (typeof REPLAY_SITES)[number] & { records: readonly RawRecord[] };
 
@@ -383,6 +382,7 @@ function upgradeToWebSocket(
   });
 }
 
+/** The target of a path of the three sites the replay serves itself. */
 function targetOf(pathname: string): FaultTarget {
   if (pathname.startsWith('/v0/')) return 'hackernews';
   if (pathname === '/api/v1/access_token') return 'token';

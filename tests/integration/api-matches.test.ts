@@ -84,7 +84,7 @@ describe('/api/matches', () => {
   });
 
   test('the HTTP page (stored JSON as text) is the page listMatches reads for MCP, CSV and alert feeds', async () => {
-    const { token } = await signedInUser();
+    const { token, sub: userId } = await signedInUser();
     await monitor(token, 'textword');
     await deliverItems(app, [
       testItem({ title: 'textword one', body: 'a "quoted" body \\ with textword' }),
@@ -105,11 +105,6 @@ describe('/api/matches', () => {
       body: { read: true },
     });
     expect(marked.status).toBe(200);
-    const [owner] = await app.database.db
-      .select({ userId: matches.userId })
-      .from(matches)
-      .where(inArray(matches.id, [Number(rated.id)]));
-    const userId = owner?.userId ?? '';
     const queries: Record<string, string>[] = [
       {},
       { sort: 'relevance' },

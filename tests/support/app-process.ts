@@ -123,7 +123,7 @@ async function launch(options: {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
-  const app: AppProcess = {
+  return {
     url,
     port,
     dataDir,
@@ -139,7 +139,6 @@ async function launch(options: {
       return { code, ms: Date.now() - started };
     },
   };
-  return app;
 }
 
 /** Runs the entry expecting it to fail at start; resolves with its exit code and output. */

@@ -136,7 +136,7 @@ async function pausedNotice(
     <body style=${{ fontFamily: '-apple-system,Segoe UI,Roboto,sans-serif', lineHeight: 1.5, padding: '16px' }}>
       <p>Earshot stopped calling the webhook of your monitor “${label}”.</p>
       <p>${reason}</p>
-      <p><a href=${links.monitors}>Open the Monitors page</a>${' to check the address and save the webhook again. Matches keep arriving in your dashboard meanwhile.'}</p>
+      <p><a href=${links.monitors}>Open the Monitors page</a> to check the address and save the webhook again. Matches keep arriving in your dashboard meanwhile.</p>
     </body>
   </html>`);
   return {

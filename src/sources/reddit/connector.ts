@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { HttpClient, JsonResponse } from '../http/http-client.ts';
 import type { NormalisedItem } from '../normalised-item.ts';
 import { countSkip, type Source, type SourceBatch, SourceError } from '../source.ts';
-import { listRedditThings, normaliseRedditThing, thingNameSchema } from './normalise.ts';
+import { listRedditThings, normaliseRedditThing, redditThingId } from './normalise.ts';
 import type { AppOnlyToken } from './oauth.ts';
 
 /**
@@ -39,7 +39,6 @@ export type RedditSourceOptions = {
 };
 
 export const toBase36 = (n: number): string => n.toString(36);
-export const fromBase36 = (id: string): number => Number.parseInt(id, 36);
 
 /** New posts and comments site-wide, by walking the sequential ids with `/api/info`. */
 export function createRedditSource(options: RedditSourceOptions): Source<RedditCursor> {
@@ -99,9 +98,8 @@ export function createRedditSource(options: RedditSourceOptions): Source<RedditC
     const { json } = await get(`${path}?limit=1&raw_json=1`, signal);
     const things = listRedditThings(json);
     if (things.length === 0) return null;
-    const name = thingNameSchema.safeParse(things[0]);
-    if (!name.success) throw new SourceError('malformed', `${path} listed nothing readable`);
-    const id = fromBase36(name.data.data.name.replace(/^t[13]_/u, ''));
+    const id = redditThingId(things[0]);
+    if (id === null) throw new SourceError('malformed', `${path} listed nothing readable`);
     head[kind] = Math.max(head[kind], id);
     return id;
   }
@@ -131,8 +129,7 @@ export function createRedditSource(options: RedditSourceOptions): Source<RedditC
         let last = from;
         for (const thing of listRedditThings(json)) {
           const result = normaliseRedditThing(thing);
-          const name = thingNameSchema.safeParse(thing);
-          const id = name.success ? fromBase36(name.data.data.name.replace(/^t[13]_/u, '')) : NaN;
+          const id = redditThingId(thing) ?? NaN;
           if (Number.isFinite(id) && id > from && id <= from + WINDOW) last = Math.max(last, id);
           if (result.status === 'item') items.push(result.item);
           else countSkip(skipped, result.reason);

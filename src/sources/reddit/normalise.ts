@@ -42,8 +42,13 @@ const GONE = new Set(['[deleted]', '[removed]']);
 // Made once: zod compiles a schema on its first parse, which is most of a parse's cost.
 const listingSchema = z.object({ children: z.array(z.unknown()) });
 const repliesSchema = z.object({ replies: z.unknown() });
-/** A thing's fullname (`t3_…`, `t1_…`), which its id is read from. */
-export const thingNameSchema = z.object({ data: z.object({ name: z.string() }) });
+const thingNameSchema = z.object({ data: z.object({ name: z.string() }) });
+
+/** A thing's id, its fullname (`t3_…`, `t1_…`) read in base 36; null when it has no name. */
+export function redditThingId(thing: unknown): number | null {
+  const name = thingNameSchema.safeParse(thing);
+  return name.success ? Number.parseInt(name.data.data.name.replace(/^t[13]_/u, ''), 36) : null;
+}
 
 /**
  * The things of a Reddit answer, in order: a Listing, the `[post Listing, comment Listing]`
